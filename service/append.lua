@@ -1,0 +1,37 @@
+#!lua
+-- Append a batch of events to a game stream (DESIGN §4). Every check comes before the first
+-- write, so a batch is all or nothing; an empty batch writes nothing.
+-- KEYS[1] the stream rummy:{<game>}:events; KEYS[2] (optional) rummy:{<game>}:idem:<key>
+-- ARGV[1] expected version, ARGV[2] request fingerprint, ARGV[3] idempotency TTL in ms,
+-- ARGV[4..] one (type, schema, data-json) triple per event.
+-- Returns {status, version}: status 'ok' (version after the append), 'dup' (the key was seen
+-- with this fingerprint: version its first append produced), 'reused' (seen with another
+-- fingerprint), 'conflict' (version is the stream's actual version).
+local stream, idem = KEYS[1], KEYS[2]
+local expected = tonumber(ARGV[1])
+
+if idem then
+  local seen = redis.call('HMGET', idem, 'fingerprint', 'version')
+  if seen[1] then
+    if seen[1] == ARGV[2] then return {'dup', tonumber(seen[2])} end
+    return {'reused', tonumber(seen[2])}
+  end
+end
+
+local current = 0
+local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+if #last > 0 then current = tonumber(string.match(last[1][1], '^0%-(%d+)$')) end
+if current ~= expected then return {'conflict', current} end
+
+local count = (#ARGV - 3) / 3
+if count == 0 then return {'ok', current} end
+for i = 1, count do
+  local base = 3 + (i - 1) * 3
+  redis.call('XADD', stream, '0-' .. (current + i),
+             'type', ARGV[base + 1], 'schema', ARGV[base + 2], 'data', ARGV[base + 3])
+end
+if idem then
+  redis.call('HSET', idem, 'fingerprint', ARGV[2], 'version', current + count)
+  redis.call('PEXPIRE', idem, ARGV[3])
+end
+return {'ok', current + count}

@@ -1,0 +1,29 @@
+"""Redis key names (DESIGN §4). Every key of one game carries the hash tag `{<game_id>}`, so
+a game's keys share a Redis Cluster slot and one Lua script may touch them all."""
+
+PREFIX = "rummy"
+
+
+def events_key(game_id: str) -> str:
+    """The game's event stream; entry ids are `0-<version>`."""
+    return f"{PREFIX}:{{{game_id}}}:events"
+
+
+def meta_key(game_id: str) -> str:
+    """The game's record hash: seats, token hashes, seed, creation time, summary."""
+    return f"{PREFIX}:{{{game_id}}}:meta"
+
+
+def idem_key(game_id: str, key: str) -> str:
+    """The remembered outcome of one idempotency key of this game."""
+    return f"{PREFIX}:{{{game_id}}}:idem:{key}"
+
+
+def snapshot_key(game_id: str, version: int) -> str:
+    """A cached folded state of this game at `version` (a cache, never truth)."""
+    return f"{PREFIX}:{{{game_id}}}:snap:{version}"
+
+
+def index_key(status: str | None = None) -> str:
+    """The listing index: games by creation time, all of them or those with `status`."""
+    return f"{PREFIX}:games" if status is None else f"{PREFIX}:games:{status}"

@@ -1,0 +1,111 @@
+"""The event store on Redis Streams (DESIGN §4, docs/architecture.md §2).
+
+One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<version>`. Appends
+run `append.lua`, which checks the idempotency key and the expected version before its first
+XADD. Streams are never trimmed. Backend errors surface as the store's own exceptions.
+"""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from importlib.resources import files
+from typing import Iterator
+
+import redis
+
+from service.keys import events_key, idem_key
+from service.store import (AppendResult, ConcurrencyError, IdempotencyKeyReused, StoreError,
+                           StoreUnavailable, StoredEvent, check_batch)
+
+IDEMPOTENCY_TTL_S = 24 * 3600
+MAX_WAIT_S = 60.0
+SOCKET_MARGIN_S = 10.0
+APPEND_LUA = files("service").joinpath("append.lua").read_text()
+
+
+@contextmanager
+def backend_errors() -> Iterator[None]:
+    """Translate redis-py errors: connection/timeout -> StoreUnavailable, others -> StoreError."""
+    try:
+        yield
+    except (redis.ConnectionError, redis.TimeoutError) as error:
+        raise StoreUnavailable(str(error)) from error
+    except redis.RedisError as error:
+        raise StoreError(str(error)) from error
+
+
+def blocking_client(url: str, max_wait_s: float = MAX_WAIT_S) -> redis.Redis:
+    """A client on its own connection pool for blocking reads: its socket timeout outlasts the
+    longest block (`max_wait_s` + 10 s), unlike redis-py 8's default of 5 s."""
+    return redis.Redis.from_url(url, socket_timeout=max_wait_s + SOCKET_MARGIN_S)
+
+
+def _to_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+    version = int(entry_id.split(b"-", 1)[1])
+    return StoredEvent(version, fields[b"type"].decode(), int(fields[b"schema"]),
+                       json.loads(fields[b"data"]))
+
+
+class RedisEventStore:
+    """EventStore on Redis Streams.
+
+    `client` serves appends and reads; `blocker` (see `blocking_client`) serves `wait`, whose
+    block is capped at `max_wait_s` seconds. Idempotency keys live `idempotency_ttl_s` seconds.
+    """
+
+    def __init__(self, client: redis.Redis, blocker: redis.Redis,
+                 max_wait_s: float = MAX_WAIT_S, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> None:
+        self._client = client
+        self._blocker = blocker
+        self.max_wait_s = max_wait_s
+        self._ttl_ms = idempotency_ttl_s * 1000
+        self._append = client.register_script(APPEND_LUA)
+
+    @classmethod
+    def from_url(cls, url: str, max_wait_s: float = MAX_WAIT_S) -> "RedisEventStore":
+        """A store with a default client and a blocking client for `url` (redis:// URL)."""
+        return cls(redis.Redis.from_url(url), blocking_client(url, max_wait_s), max_wait_s)
+
+    def append(self, game_id: str, events: list[dict], expected_version: int,
+               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+        """See service.store.EventStore.append (one EVALSHA of append.lua)."""
+        check_batch(events)
+        keys = [events_key(game_id)]
+        if idempotency_key is not None:
+            keys.append(idem_key(game_id, idempotency_key))
+        args: list = [expected_version, fingerprint, self._ttl_ms]
+        for event in events:
+            args += [event["type"], event["schema"],
+                     json.dumps(event["data"], separators=(",", ":"), sort_keys=True)]
+        with backend_errors():
+            status, version = self._append(keys=keys, args=args)
+        if status == b"conflict":
+            raise ConcurrencyError(expected_version, int(version))
+        if status == b"reused":
+            raise IdempotencyKeyReused(idempotency_key or "")
+        return AppendResult(int(version), duplicate=status == b"dup")
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """See service.store.EventStore.read (`XRANGE key (0-after 0-upto`)."""
+        low = f"(0-{after}" if after > 0 else "-"
+        high = "+" if upto is None else f"0-{upto}"
+        if upto is not None and upto <= max(after, 0):
+            return []
+        with backend_errors():
+            entries = self._client.xrange(events_key(game_id), low, high)
+        return [_to_event(entry_id, fields) for entry_id, fields in entries]
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
+        """See service.store.EventStore.wait (XREAD BLOCK, at most `max_wait_s`)."""
+        if timeout_s <= 0:
+            return self.read(game_id, after)
+        block_ms = max(1, int(min(timeout_s, self.max_wait_s) * 1000))
+        with backend_errors():
+            reply = self._blocker.xread({events_key(game_id): f"0-{max(after, 0)}"}, block=block_ms)
+        return [_to_event(entry_id, fields) for _, entries in reply or [] for entry_id, fields in entries]
+
+    def version(self, game_id: str) -> int:
+        """See service.store.EventStore.version."""
+        with backend_errors():
+            last = self._client.xrevrange(events_key(game_id), "+", "-", count=1)
+        return int(last[0][0].split(b"-", 1)[1]) if last else 0

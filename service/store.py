@@ -1,0 +1,144 @@
+"""The event store interface, its errors, and an in-memory store for unit tests (DESIGN §4).
+
+A game's events form one stream numbered from version 1. An append names the version the
+caller folded (`expected_version`); it writes the whole batch or nothing. The serialized
+event form is the one of docs/architecture.md §1: `{"type", "schema", "data"}`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as stored: `version` (1 = first event of the game) and its serialized form."""
+
+    version: int
+    type: str
+    schema: int
+    data: dict
+
+    def to_dict(self) -> dict:
+        """The serialized event plus `"version"`: `{"version", "type", "schema", "data"}`."""
+        return {"version": self.version, "type": self.type, "schema": self.schema, "data": self.data}
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """Outcome of an append: the stream's version after it; `duplicate` when the idempotency
+    key had been seen (nothing appended, `version` is what the first call produced)."""
+
+    version: int
+    duplicate: bool = False
+
+
+class StoreError(Exception):
+    """Base of every error an event store raises (backend errors are translated to these)."""
+
+
+class StoreUnavailable(StoreError):
+    """The backend could not be reached or did not answer in time."""
+
+
+class ConcurrencyError(StoreError):
+    """The stream is not at the expected version (optimistic concurrency, DESIGN §4)."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, stream is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class IdempotencyKeyReused(StoreError):
+    """An idempotency key came back with a different request fingerprint."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"idempotency key {key!r} was used for a different request")
+        self.key = key
+
+
+class EventStore(Protocol):
+    """Append-only per-game event streams with optimistic concurrency and idempotency keys."""
+
+    def append(self, game_id: str, events: list[dict], expected_version: int,
+               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+        """Append `events` if the stream is at `expected_version`; all or nothing.
+
+        Raises ConcurrencyError (nothing written), IdempotencyKeyReused, StoreUnavailable.
+        An empty batch writes nothing and returns the current version."""
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """Events with `after < version <= upto` (`upto=None`: to the end), oldest first."""
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
+        """Events after `after`, blocking up to `timeout_s` seconds until one exists; [] on timeout."""
+
+    def version(self, game_id: str) -> int:
+        """The stream's last version (0 for an unknown game)."""
+
+
+def check_batch(events: list[dict]) -> None:
+    """Raise ValueError unless every event has a str `type`, an int `schema` and a dict `data`."""
+    for event in events:
+        if not (isinstance(event.get("type"), str) and isinstance(event.get("schema"), int)
+                and isinstance(event.get("data"), dict)):
+            raise ValueError(f"not a serialized event: {event!r}")
+
+
+class InMemoryEventStore:
+    """EventStore in process memory with the Redis store's semantics (idempotency keys never
+    expire here). Thread safe; `wait` sleeps on a Condition notified by every append."""
+
+    def __init__(self) -> None:
+        self._streams: dict[str, list[StoredEvent]] = {}
+        self._idem: dict[tuple[str, str], tuple[str, int]] = {}
+        self._changed = threading.Condition()
+
+    def append(self, game_id: str, events: list[dict], expected_version: int,
+               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+        """See EventStore.append."""
+        check_batch(events)
+        with self._changed:
+            if idempotency_key is not None and (game_id, idempotency_key) in self._idem:
+                seen_fingerprint, seen_version = self._idem[(game_id, idempotency_key)]
+                if seen_fingerprint != fingerprint:
+                    raise IdempotencyKeyReused(idempotency_key)
+                return AppendResult(seen_version, duplicate=True)
+            stream = self._streams.get(game_id, [])
+            if len(stream) != expected_version:
+                raise ConcurrencyError(expected_version, len(stream))
+            if not events:
+                return AppendResult(expected_version)
+            stream = self._streams.setdefault(game_id, [])
+            for offset, event in enumerate(events, start=1):
+                stream.append(StoredEvent(expected_version + offset, event["type"],
+                                          event["schema"], dict(event["data"])))
+            if idempotency_key is not None:
+                self._idem[(game_id, idempotency_key)] = (fingerprint, len(stream))
+            self._changed.notify_all()
+            return AppendResult(len(stream))
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """See EventStore.read."""
+        with self._changed:
+            end = None if upto is None else max(upto, 0)
+            return self._streams.get(game_id, [])[max(after, 0):end]
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
+        """See EventStore.wait."""
+        deadline = time.monotonic() + max(timeout_s, 0)
+        with self._changed:
+            while True:
+                events = self.read(game_id, after)
+                remaining = deadline - time.monotonic()
+                if events or remaining <= 0:
+                    return events
+                self._changed.wait(remaining)
+
+    def version(self, game_id: str) -> int:
+        """See EventStore.version."""
+        with self._changed:
+            return len(self._streams.get(game_id, []))

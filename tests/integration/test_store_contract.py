@@ -1,0 +1,208 @@
+"""The event-store contract (DESIGN §4, docs/architecture.md §2), one suite run against every
+store, modelled on pyeventsourcing's recorder tests. Redis cases use a real server."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import redis
+
+from service.keys import events_key, idem_key
+from service.redis_store import RedisEventStore, blocking_client
+from service.store import (ConcurrencyError, IdempotencyKeyReused, InMemoryEventStore,
+                           StoreError, StoreUnavailable)
+
+GAME = "g1"
+
+
+def ev(n: int, kind: str = "Noted") -> dict:
+    return {"type": kind, "schema": 1, "data": {"n": n}}
+
+
+class StoreContract:
+    """Every EventStore must pass these; subclasses provide the `store` fixture."""
+
+    def test_first_event_is_version_one(self, store):
+        assert store.version(GAME) == 0
+        result = store.append(GAME, [ev(1)], 0)
+        assert (result.version, result.duplicate) == (1, False)
+        assert [e.to_dict() for e in store.read(GAME)] == [
+            {"version": 1, "type": "Noted", "schema": 1, "data": {"n": 1}}]
+
+    def test_stale_expected_version_is_refused_and_nothing_written(self, store):
+        store.append(GAME, [ev(1), ev(2)], 0)
+        with pytest.raises(ConcurrencyError) as caught:
+            store.append(GAME, [ev(3), ev(4)], 1)
+        assert (caught.value.expected, caught.value.actual) == (1, 2)
+        with pytest.raises(ConcurrencyError):
+            store.append(GAME, [ev(3)], 5)
+        assert store.version(GAME) == 2
+        assert [e.data["n"] for e in store.read(GAME)] == [1, 2]
+
+    def test_a_batch_gets_consecutive_versions(self, store):
+        assert store.append(GAME, [ev(1), ev(2), ev(3)], 0).version == 3
+        assert [e.version for e in store.read(GAME)] == [1, 2, 3]
+
+    def test_a_batch_with_a_malformed_event_writes_nothing(self, store):
+        with pytest.raises(ValueError):
+            store.append(GAME, [ev(1), {"type": "Bad", "schema": "1", "data": {}}], 0)
+        assert store.version(GAME) == 0 and store.read(GAME) == []
+
+    def test_an_empty_batch_writes_nothing(self, store):
+        assert store.append(GAME, [], 0, idempotency_key="k", fingerprint="f").version == 0
+        assert store.version(GAME) == 0 and store.read(GAME) == []
+        result = store.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="other")
+        assert (result.version, result.duplicate) == (1, False)
+
+    def test_an_empty_batch_still_checks_the_expected_version(self, store):
+        store.append(GAME, [ev(1)], 0)
+        with pytest.raises(ConcurrencyError):
+            store.append(GAME, [], 0)
+
+    def test_reads_all_after_and_upto(self, store):
+        store.append(GAME, [ev(n) for n in range(1, 11)], 0)
+        versions = lambda **kw: [e.version for e in store.read(GAME, **kw)]  # noqa: E731
+        assert versions() == list(range(1, 11))
+        assert versions(after=7) == [8, 9, 10]
+        assert versions(upto=3) == [1, 2, 3]
+        assert versions(after=3, upto=5) == [4, 5]
+        assert versions(after=10) == [] and versions(upto=0) == [] and versions(after=5, upto=5) == []
+        assert versions(upto=99) == list(range(1, 11))
+        assert store.read("unknown") == [] and store.version("unknown") == 0
+
+    def test_streams_are_per_game(self, store):
+        store.append("a", [ev(1)], 0)
+        store.append("b", [ev(2), ev(3)], 0)
+        assert (store.version("a"), store.version("b")) == (1, 2)
+
+    def test_racing_writers_leave_a_gapless_stream_without_duplicates(self, store):
+        writers, appends = 10, 100
+
+        def write(writer: int) -> None:
+            for i in range(appends):
+                while True:
+                    try:
+                        store.append(GAME, [{"type": "Noted", "schema": 1,
+                                             "data": {"w": writer, "i": i}}], store.version(GAME))
+                        break
+                    except ConcurrencyError:
+                        continue
+
+        threads = [threading.Thread(target=write, args=(w,)) for w in range(writers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        events = store.read(GAME)
+        assert [e.version for e in events] == list(range(1, writers * appends + 1))
+        assert sorted((e.data["w"], e.data["i"]) for e in events) == [
+            (w, i) for w in range(writers) for i in range(appends)]
+
+    def test_same_idempotency_key_returns_the_first_result_and_appends_nothing(self, store):
+        first = store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k1", fingerprint="fp")
+        store.append(GAME, [ev(3)], 2)
+        again = store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k1", fingerprint="fp")
+        assert (first.version, again.version, again.duplicate) == (2, 2, True)
+        assert store.version(GAME) == 3
+
+    def test_same_idempotency_key_with_another_fingerprint_is_refused(self, store):
+        store.append(GAME, [ev(1)], 0, idempotency_key="k1", fingerprint="fp")
+        with pytest.raises(IdempotencyKeyReused):
+            store.append(GAME, [ev(9)], 1, idempotency_key="k1", fingerprint="other")
+        assert store.version(GAME) == 1
+
+    def test_a_refused_append_does_not_consume_its_idempotency_key(self, store):
+        store.append(GAME, [ev(1)], 0)
+        with pytest.raises(ConcurrencyError):
+            store.append(GAME, [ev(2)], 0, idempotency_key="k", fingerprint="fp")
+        assert store.append(GAME, [ev(2)], 1, idempotency_key="k", fingerprint="fp").version == 2
+
+    def test_idempotency_keys_are_per_game(self, store):
+        store.append("a", [ev(1)], 0, idempotency_key="k", fingerprint="fp")
+        assert store.append("b", [ev(1)], 0, idempotency_key="k", fingerprint="fp").duplicate is False
+
+    def test_wait_returns_existing_events_at_once(self, store):
+        store.append(GAME, [ev(1), ev(2)], 0)
+        started = time.monotonic()
+        assert [e.version for e in store.wait(GAME, 1, 5)] == [2]
+        assert time.monotonic() - started < 1
+
+    def test_wait_returns_events_appended_while_waiting(self, store):
+        store.append(GAME, [ev(1)], 0)
+        timer = threading.Timer(0.3, lambda: store.append(GAME, [ev(2), ev(3)], 1))
+        timer.start()
+        started = time.monotonic()
+        got = store.wait(GAME, 1, 5)
+        timer.join()
+        assert [e.version for e in got] == [2, 3]
+        assert 0.2 < time.monotonic() - started < 3
+
+    def test_wait_times_out_with_nothing(self, store):
+        store.append(GAME, [ev(1)], 0)
+        started = time.monotonic()
+        assert store.wait(GAME, 1, 0.5) == []
+        assert 0.45 < time.monotonic() - started < 2
+        assert store.wait(GAME, 1, 0) == []
+
+
+class TestInMemoryEventStore(StoreContract):
+    @pytest.fixture
+    def store(self):
+        return InMemoryEventStore()
+
+
+class TestRedisEventStore(StoreContract):
+    @pytest.fixture
+    def store(self, redis_url, redis_client):
+        return RedisEventStore.from_url(redis_url)
+
+    def test_entries_use_explicit_ids_and_hash_tagged_keys(self, store, redis_client):
+        store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp")
+        assert [entry_id for entry_id, _ in redis_client.xrange(events_key(GAME))] == [b"0-1", b"0-2"]
+        assert sorted(redis_client.keys()) == sorted(
+            [events_key(GAME).encode(), idem_key(GAME, "k").encode()])
+        assert all(b"{g1}" in key for key in redis_client.keys())
+
+    def test_idempotency_keys_expire_after_a_day(self, store, redis_client):
+        store.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="fp")
+        assert 24 * 3600 - 10 < redis_client.ttl(idem_key(GAME, "k")) <= 24 * 3600
+
+    def test_an_empty_batch_creates_no_key(self, store, redis_client):
+        store.append(GAME, [], 0, idempotency_key="k", fingerprint="fp")
+        assert redis_client.keys() == []
+
+    def test_backend_errors_become_store_errors(self, store, redis_client):
+        redis_client.set(events_key(GAME), "not a stream")
+        with pytest.raises(StoreError) as caught:
+            store.append(GAME, [ev(1)], 0)
+        assert not isinstance(caught.value, redis.RedisError)
+        with pytest.raises(StoreError):
+            store.read(GAME)
+
+    def test_an_unreachable_server_is_store_unavailable(self):
+        dead = RedisEventStore.from_url("redis://127.0.0.1:1")
+        with pytest.raises(StoreUnavailable):
+            dead.version(GAME)
+
+    def test_the_blocking_pool_outlasts_the_longest_block(self, store):
+        timeout = store._blocker.connection_pool.connection_kwargs["socket_timeout"]
+        assert timeout > store.max_wait_s > 5
+
+    def test_a_block_longer_than_the_default_socket_timeout_needs_the_blocking_pool(self, redis_url):
+        # A short configuration stands for redis-py 8's 5 s default and a longer block.
+        short = redis.Redis.from_url(redis_url, socket_timeout=0.3, retry=None)
+        doomed = RedisEventStore(short, short, max_wait_s=1)
+        with pytest.raises(StoreUnavailable):
+            doomed.wait(GAME, 0, 1)
+        store = RedisEventStore(short, blocking_client(redis_url, max_wait_s=1), max_wait_s=1)
+        started = time.monotonic()
+        assert store.wait(GAME, 0, 1) == []
+        assert 0.95 < time.monotonic() - started < 3
+
+    def test_wait_is_capped_at_the_longest_block(self, redis_url):
+        store = RedisEventStore(redis.Redis.from_url(redis_url),
+                                blocking_client(redis_url, max_wait_s=0.5), max_wait_s=0.5)
+        started = time.monotonic()
+        assert store.wait(GAME, 0, 30) == []
+        assert time.monotonic() - started < 3
