@@ -5,3 +5,8 @@ import click
 @click.group()
 def main() -> None:
     """Contract Rummy: rules engine, service and workers."""
+
+
+from workers.cli_worker import worker  # noqa: E402  (subcommands register after the group)
+
+main.add_command(worker)

@@ -1,0 +1,143 @@
+"""Follow-up jobs after every append (DESIGN §5): what a game waits on, and the RQ jobs for it.
+
+`needs(state, bot_seats)` reads `domain.awaiting(state)`; `Followups` is the
+`enqueue_followups(game_id, version, state)` hook that GameService calls after each append.
+Job ids derive from (game, version) and are enqueued with RQ's `unique=True`, so a second
+enqueue of the same follow-up (the API and a job racing, the sweeper) is a no-op:
+
+- `bot:<game>:<version>`      -> `workers.jobs.play_bots`   (a bot seat must act)
+- `score:<game>:<version>`    -> `workers.jobs.score_round` (a round awaits scoring)
+- `deadline:<game>:<version>` -> `workers.jobs.close_offer` (an offer waits on a human, R6.9),
+  scheduled `offer_deadline_s` later; it needs a worker running its scheduler.
+
+Jobs are named by dotted path so this module imports no job code.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Collection
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
+
+from domain import awaiting
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME = "rummy"
+DEFAULT_OFFER_DEADLINE_S = 15.0
+# Transient Redis errors inside a job are retried with backoff; needs the worker's scheduler.
+RETRY = Retry(max=3, interval=[1, 3, 9])
+JOB_TIMEOUT_S = 60
+RESULT_TTL_S = 300
+
+BotSeats = Callable[[str], Collection[int]]
+
+
+def offer_deadline_s() -> float:
+    """`RUMMY_OFFER_DEADLINE_S` (default 15): how long an offer waits for silent humans (R6.9)."""
+    return float(os.environ.get("RUMMY_OFFER_DEADLINE_S", DEFAULT_OFFER_DEADLINE_S))
+
+
+def bot_job_id(game_id: str, version: int) -> str:
+    """Id of the play_bots job for `game_id` at `version`."""
+    return f"bot:{game_id}:{version}"
+
+
+def score_job_id(game_id: str, version: int) -> str:
+    """Id of the score_round job for `game_id` at `version`."""
+    return f"score:{game_id}:{version}"
+
+
+def deadline_job_id(game_id: str, version: int) -> str:
+    """Id of the close_offer job for `game_id` at `version`."""
+    return f"deadline:{game_id}:{version}"
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a game at one version waits on from the workers (all False: a human, or nothing)."""
+
+    bots: bool = False
+    scoring: bool = False
+    deadline: bool = False
+
+
+def needs(state, bot_seats: Collection[int]) -> Needs:
+    """What `state` waits on: a bot among the seats that must act, the round's scoring, or an
+    open buy offer that some human seat still owes an answer (DESIGN §5, R6.9)."""
+    wait = awaiting(state)
+    if wait.status == "scoring":
+        return Needs(scoring=True)
+    if wait.status != "playing":
+        return Needs()
+    humans_owe = wait.phase == "buying" and any(seat not in bot_seats for seat in wait.seats)
+    return Needs(bots=any(seat in bot_seats for seat in wait.seats), deadline=humans_owe)
+
+
+def make_queue(connection: redis.Redis, is_async: bool = True) -> Queue:
+    """The one RQ queue of the game jobs on `connection` (`is_async=False` runs jobs inline)."""
+    return Queue(QUEUE_NAME, connection=connection, is_async=is_async)
+
+
+def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
+    """Enqueue `func(*args)` as `job_id` unless a job with that id exists; True if enqueued."""
+    try:
+        queue.enqueue(func, *args, job_id=job_id, unique=True, retry=RETRY,
+                      job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def schedule_unique(queue: Queue, func: str, job_id: str, delay_s: float, *args) -> bool:
+    """Schedule `func(*args)` as `job_id` in `delay_s` seconds unless that id exists; True if
+    scheduled. (`Queue.enqueue_in` ignores `unique`, so the job is scheduled directly.)"""
+    job = queue.create_job(func, args=args, job_id=job_id, retry=RETRY,
+                           timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+    at = datetime.now(timezone.utc) + timedelta(seconds=delay_s)
+    try:
+        queue.schedule_job(job, at, unique=True)
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def enqueue_needs(queue: Queue, game_id: str, version: int, need: Needs,
+                  deadline_s: float, suffix: str = "") -> None:
+    """Enqueue the jobs `need` calls for at `version`; `suffix` is appended to each job id
+    (the sweeper's retries after a job died)."""
+    if need.bots:
+        enqueue_unique(queue, "workers.jobs.play_bots", bot_job_id(game_id, version) + suffix,
+                       game_id, version)
+    if need.scoring:
+        enqueue_unique(queue, "workers.jobs.score_round", score_job_id(game_id, version) + suffix,
+                       game_id, version)
+    if need.deadline:
+        schedule_unique(queue, "workers.jobs.close_offer",
+                        deadline_job_id(game_id, version) + suffix, deadline_s, game_id, version)
+
+
+class Followups:
+    """The RQ `enqueue_followups(game_id, version, state)` hook for GameService.
+
+    `bot_seats(game_id)` names the game's bot seats. An enqueue that fails is logged, not
+    raised: the append it follows stands, and the sweeper enqueues what is missing (DESIGN §5).
+    """
+
+    def __init__(self, queue: Queue, bot_seats: BotSeats, deadline_s: float | None = None) -> None:
+        self.queue = queue
+        self.bot_seats = bot_seats
+        self.deadline_s = offer_deadline_s() if deadline_s is None else deadline_s
+
+    def __call__(self, game_id: str, version: int, state) -> None:
+        try:
+            need = needs(state, self.bot_seats(game_id))
+            enqueue_needs(self.queue, game_id, version, need, self.deadline_s)
+        except Exception:  # the append stands whatever fails here; the sweeper catches up
+            log.exception("follow-up enqueue failed for %s at %s; the sweeper will retry",
+                          game_id, version)

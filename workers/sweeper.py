@@ -1,0 +1,96 @@
+"""The sweeper (DESIGN §5 "no game may get stuck"): re-enqueue follow-ups whose job is missing
+or dead.
+
+A game in status playing/scoring that waits on a bot, a buy-offer deadline or its scoring
+needs a live job for its current version. The job may be missing (a process died between
+append and enqueue) or dead (failed after its retries, killed with its worker, its scheduler
+gone). The canonical id (`bot:<game>:<v>` …) is tried first, then `<id>:s1`, `<id>:s2` … so
+that a dead job stays in RQ's registries for inspection while a fresh one runs.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.registry import ScheduledJobRegistry
+
+from workers.enqueue import (Needs, bot_job_id, deadline_job_id, enqueue_unique, schedule_unique,
+                             score_job_id)
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 10
+DEFAULT_STALE_S = 30.0
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """What one sweep did: games looked at, job ids enqueued."""
+
+    games: int
+    enqueued: tuple[str, ...]
+
+
+def _age_s(moment: datetime | None, now: datetime) -> float:
+    if moment is None:
+        return float("inf")
+    if moment.tzinfo is None:  # rq stores naive UTC datetimes
+        moment = moment.replace(tzinfo=timezone.utc)
+    return (now - moment).total_seconds()
+
+
+def job_alive(queue: Queue, job: Job, now: datetime, stale_s: float) -> bool:
+    """Whether `job` may still do its work: queued or started less than `stale_s` ago, or
+    scheduled for a time less than `stale_s` past. Finished, failed, stopped and canceled jobs
+    are dead (the game still waits at their version, so they did not move it on)."""
+    status = job.get_status(refresh=False)
+    if status in (JobStatus.QUEUED, JobStatus.DEFERRED):
+        return _age_s(job.enqueued_at or job.created_at, now) < stale_s
+    if status == JobStatus.STARTED:
+        return _age_s(job.started_at, now) < stale_s
+    if status == JobStatus.SCHEDULED:
+        at = ScheduledJobRegistry(queue=queue).get_scheduled_time(job.id)
+        return _age_s(at, now) < stale_s
+    return False
+
+
+def ensure_job(queue: Queue, base_id: str, func: str, args: tuple, now: datetime,
+               stale_s: float, delay_s: float | None = None) -> str | None:
+    """Make sure a live job for `base_id` exists; return the id enqueued, or None if one was
+    alive (or `MAX_ATTEMPTS` ids are used up: logged, left for an operator).
+
+    `delay_s` schedules the first job that many seconds ahead (a deadline); a replacement of a
+    dead job runs at once."""
+    for attempt in range(MAX_ATTEMPTS):
+        job_id = base_id if attempt == 0 else f"{base_id}:s{attempt}"
+        job = Job.fetch_many([job_id], connection=queue.connection)[0]
+        if job is not None:
+            if job_alive(queue, job, now, stale_s):
+                return None
+            continue
+        if delay_s is None or attempt > 0:  # a dead scheduled job's time has already come
+            added = enqueue_unique(queue, func, job_id, *args)
+        else:
+            added = schedule_unique(queue, func, job_id, delay_s, *args)
+        return job_id if added else None
+    log.error("game job %s died %d times; not retrying", base_id, MAX_ATTEMPTS)
+    return None
+
+
+def ensure_followups(queue: Queue, game_id: str, version: int, need: Needs,
+                     deadline_s: float, stale_s: float, now: datetime) -> list[str]:
+    """The sweep of one game at `version`: ensure a live job for each of its `need`s."""
+    args = (game_id, version)
+    wanted = []
+    if need.bots:
+        wanted.append((bot_job_id(game_id, version), "workers.jobs.play_bots", None))
+    if need.scoring:
+        wanted.append((score_job_id(game_id, version), "workers.jobs.score_round", None))
+    if need.deadline:
+        wanted.append((deadline_job_id(game_id, version), "workers.jobs.close_offer", deadline_s))
+    enqueued = [ensure_job(queue, base, func, args, now, stale_s, delay)
+                for base, func, delay in wanted]
+    return [job_id for job_id in enqueued if job_id]

@@ -1,0 +1,69 @@
+"""The RQ worker of the game jobs, with its scheduler and a periodic sweep (DESIGN §5, §7).
+
+`SimpleWorker` runs each job in this process instead of forking one per job: game jobs take
+milliseconds, and a long-lived process keeps its GameService (connection pool, snapshot
+cache) warm, which is what bot reply latency is made of. A job that crashes the process is
+recovered like a killed worker: by the sweeper, from another or a restarted worker.
+
+A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the id
+`sweep:<slot>` (unique per time slot), so many workers still sweep once per interval.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+
+import redis
+from rq import SimpleWorker
+from rq.exceptions import DuplicateJobError
+
+from workers.enqueue import make_queue
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SWEEP_INTERVAL_S = 5.0
+# Short heartbeats so that an idle worker runs its maintenance (scheduler lock take-over,
+# registry clean-up) every few seconds rather than every seven minutes.
+WORKER_TTL_S = 20
+MAINTENANCE_INTERVAL_S = 10
+
+
+def sweep_interval_s() -> float:
+    """`RUMMY_SWEEP_INTERVAL_S` (default 5): seconds between two sweeps."""
+    return float(os.environ.get("RUMMY_SWEEP_INTERVAL_S", DEFAULT_SWEEP_INTERVAL_S))
+
+
+def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
+    while not stop.wait(interval_s):
+        slot = int(time.time() // interval_s)
+        try:
+            queue.enqueue("workers.jobs.sweep", job_id=f"sweep:{slot}", unique=True,
+                          result_ttl=int(interval_s * 4) + 1, failure_ttl=3600)
+        except DuplicateJobError:
+            pass  # another worker's ticker got this slot
+        except redis.RedisError:
+            log.warning("could not enqueue the sweep; retrying next interval", exc_info=True)
+
+
+def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
+               sweep_every_s: float | None = None) -> bool:
+    """Run a worker on the game queue of `redis_url` until SIGINT/SIGTERM (warm shutdown).
+
+    `burst` stops when the queue is empty (no sweeping then). Returns whether any job ran.
+    The jobs build their GameService from `REDIS_URL`, which is set to `redis_url` here."""
+    os.environ["REDIS_URL"] = redis_url
+    connection = redis.Redis.from_url(redis_url)
+    queue = make_queue(connection)
+    worker = SimpleWorker([queue], connection=connection, worker_ttl=WORKER_TTL_S,
+                          maintenance_interval=MAINTENANCE_INTERVAL_S)
+    stop = threading.Event()
+    if not burst:
+        interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
+        threading.Thread(target=_sweep_ticker, args=(queue, interval, stop),
+                         name="rummy-sweep", daemon=True).start()
+    try:
+        return worker.work(burst=burst, with_scheduler=with_scheduler)
+    finally:
+        stop.set()
