@@ -1,0 +1,77 @@
+"""`rummy play-bots`: create a game of four bots on a running service and follow it to the end.
+
+Plain HTTP (standard library only), as any client would: `POST /v1/games`, then the event long
+poll `GET /v1/games/{id}/events?after=N&wait=S` with the game's admin token, printing each
+`RoundScored` and the `GameEnded` winners.
+"""
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+
+import click
+
+LEVELS = ("random", "basic", "strong")
+POLL_WAIT_S = 25
+
+
+def http_json(method: str, url: str, body: dict | None = None, token: str | None = None,
+              timeout_s: float = POLL_WAIT_S + 10) -> dict:
+    """Send a JSON request and return the decoded JSON reply; raises urllib.error.HTTPError."""
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=timeout_s) as reply:
+        return json.loads(reply.read())
+
+
+def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo) -> dict | None:
+    """Long-poll the game's events until `GameEnded` or `deadline` (monotonic); echo each round's
+    scores. Returns the GameEnded data, or None if the deadline came first."""
+    after = 0
+    while time.monotonic() < deadline:
+        wait = max(1, min(POLL_WAIT_S, int(deadline - time.monotonic())))
+        page = http_json("GET", f"{base}/v1/games/{game_id}/events?after={after}&wait={wait}",
+                         token=token)
+        for event in page["events"]:
+            after = event["version"]
+            data = event["data"]
+            if event["type"] == "RoundScored":
+                echo(f"round {data['round']}: scores {data['scores']}  totals {data['totals']}")
+            elif event["type"] == "GameEnded":
+                return data
+    return None
+
+
+@click.command("play-bots")
+@click.option("--url", default="http://127.0.0.1:8000", show_default=True,
+              help="Base URL of the running service.")
+@click.option("--level", "levels", multiple=True, type=click.Choice(LEVELS),
+              help="Level of each seat (repeat up to 4 times; the last one fills the rest).")
+@click.option("--seed", type=int, default=None, help="Seed of the game (reproducible deal).")
+@click.option("--timeout", type=float, default=300, show_default=True,
+              help="Seconds to wait for the game to finish.")
+def play_bots(url: str, levels: tuple[str, ...], seed: int | None, timeout: float) -> None:
+    """Create a game of four bots on the service at URL and print its scores to the end."""
+    chosen = list(levels or ("strong", "basic"))[:4]
+    chosen += [chosen[-1]] * (4 - len(chosen))
+    base = url.rstrip("/")
+    seats = [{"kind": "bot", "level": level, "name": f"{level}-{n}"} for n, level in enumerate(chosen)]
+    body = {"seats": seats} if seed is None else {"seats": seats, "seed": seed}
+    created = http_json("POST", f"{base}/v1/games", body)
+    game_id = created["id"]
+    click.echo(f"game {game_id}: seats {', '.join(s['name'] for s in seats)}")
+    started = time.monotonic()
+    ended = follow(base, game_id, created["admin_token"], started + timeout)
+    if ended is None:
+        raise click.ClickException(f"game {game_id} did not finish within {timeout:g} s")
+    names = [seats[seat]["name"] for seat in ended["winners"]]
+    click.echo(f"finished in {time.monotonic() - started:.1f} s: totals {ended['totals']}, "
+               f"winner{'s' if len(names) > 1 else ''} {', '.join(names)}")
+    click.echo(f"scores: GET {base}/v1/games/{game_id}")
