@@ -1,0 +1,57 @@
+"""The Flask REST API of the Contract Rummy service (gunicorn target ``api:create_app()``)."""
+import os
+
+from flask import Flask
+
+from api import errors, metrics
+from api.auth import SECURITY_SCHEMES
+from api.resources import actions, events, games, system
+
+DEFAULTS = {
+    "API_TITLE": "Contract Rummy",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "/docs",
+    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "Contract Rummy as an event-sourced service. Errors are "
+                                "application/problem+json (RFC 9457); rule violations carry "
+                                "the RULES.md rule id."},
+        "components": {"securitySchemes": SECURITY_SCHEMES},
+    },
+    "RUMMY_MAX_WAIT_S": 30.0,
+    "RUMMY_SSE_MAX_S": 300.0,
+    "RUMMY_SSE_HEARTBEAT_S": 15.0,
+}
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the API application.
+
+    ``test_config`` overrides the configuration. Its ``RUMMY_SERVICE`` key, when present, is
+    the GameService to use (tests inject one; None builds an app that only documents itself,
+    for ``rummy openapi``); otherwise the service is built by ``service.bootstrap`` from the
+    environment (``REDIS_URL``, ``RUMMY_ADMIN_KEY``). The service is ``app.extensions["rummy"]``.
+    """
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(test_config or {})
+    app.json.sort_keys = False
+    if "RUMMY_SERVICE" in app.config:
+        app.extensions["rummy"] = app.config.pop("RUMMY_SERVICE")
+    else:
+        app.extensions["rummy"] = _bootstrap()
+    api = errors.ProblemApi(app)
+    for resource in (games, actions, events, system):
+        api.register_blueprint(resource.blp)
+    errors.register_error_handlers(app)
+    metrics.init_app(app)
+    return app
+
+
+def _bootstrap():
+    from service.bootstrap import build_service
+
+    return build_service(os.environ)

@@ -1,0 +1,46 @@
+"""Who is calling: the bearer token decides the seat, never the request body."""
+from flask import current_app, request
+
+BEARER = {"bearerAuth": []}
+ADMIN_KEY = {"adminKey": []}
+SECURITY_SCHEMES = {
+    "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A seat token (acts for that seat of that game) or the game's admin token, "
+                       "both returned once by POST /v1/games.",
+    },
+    "adminKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Admin-Key",
+        "description": "The server admin key (configuration RUMMY_ADMIN_KEY): starting positions "
+                       "and imports.",
+    },
+}
+
+
+def service():
+    """Return the application's GameService (``app.extensions["rummy"]``)."""
+    return current_app.extensions["rummy"]
+
+
+def bearer_token() -> str | None:
+    """Return the token of an ``Authorization: Bearer <token>`` header, or None."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def principal(game_id: str):
+    """Authenticate the caller for ``game_id``: a Principal with its seat or admin flag.
+
+    Raises the service's ``Unauthorized`` for a missing or unknown token and
+    ``GameNotFound`` for an unknown game.
+    """
+    return service().authenticate(game_id, bearer_token())
+
+
+def admin_key() -> str | None:
+    """Return the ``X-Admin-Key`` header, or None."""
+    return request.headers.get("X-Admin-Key") or None

@@ -1,0 +1,176 @@
+"""Problem details (RFC 9457): every error the API gives is ``application/problem+json``.
+
+One handler per exception family maps it to a stable ``type`` URI, a ``title``, the
+``status``, a ``detail`` a client can show, and extension members where they help
+(``rule`` for a rule violation, ``current_version`` for a conflict, ``errors`` for
+field validation). Nothing internal (tracebacks, Redis errors) ever reaches a client.
+"""
+import http
+import logging
+
+import marshmallow as ma
+from flask import Flask, json
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from domain.errors import MalformedAction, RuleViolation
+from domain.profile import UnsupportedProfile
+from service.games import Forbidden, GameNotFound, Unauthorized
+from service.store import ConcurrencyError, IdempotencyKeyReused, StoreUnavailable
+
+PROBLEM_BASE = "https://contract-rummy.example/problems/"
+PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger(__name__)
+
+
+class ProblemSchema(ma.Schema):
+    """A problem details object (RFC 9457) with this API's extension members."""
+
+    type = ma.fields.String(required=True, metadata={"description": "Stable URI naming the problem"})
+    title = ma.fields.String(required=True, metadata={"description": "Short summary of the type"})
+    status = ma.fields.Integer(required=True, metadata={"description": "HTTP status code"})
+    detail = ma.fields.String(required=True, metadata={"description": "What went wrong here"})
+    rule = ma.fields.String(metadata={"description": "RULES.md rule id, for rule violations"})
+    current_version = ma.fields.Integer(metadata={"description": "The game's version (409)"})
+    errors = ma.fields.Dict(metadata={"description": "Field errors by location (422)"})
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+
+class ApiProblem(Exception):
+    """An HTTP-level problem raised by the API itself (bad header, unavailable backend)."""
+
+    def __init__(self, status: int, slug: str, detail: str, headers: dict | None = None):
+        super().__init__(detail)
+        self.status, self.slug, self.detail, self.headers = status, slug, detail, headers or {}
+
+
+class ProblemApi(Api):
+    """flask-smorest ``Api`` whose documented and actual errors are problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self):
+        """Register a problem+json response component per error status, named ``Problem<code>``.
+
+        Names are by number, not ``HTTPStatus`` name, so the document is the same on every
+        Python (3.13 renamed 422 to UNPROCESSABLE_CONTENT).
+        """
+        for status in http.HTTPStatus:
+            if status >= 400:
+                self._problem_response(problem_ref(status), status.phrase)
+        self._problem_response(self.DEFAULT_ERROR_RESPONSE_NAME, "Any other error")
+
+    def _problem_response(self, name: str, description: str) -> None:
+        response = {"description": description, "schema": ProblemSchema}
+        prepare_response(response, self.spec, PROBLEM_JSON)
+        self.spec.components.response(name, response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException):
+        """Render a werkzeug/webargs HTTP error (404, 405, 422 validation, ...) as a problem."""
+        data = getattr(error, "data", None) or {}
+        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+        headers.update(data.get("headers") or {})
+        extra = {"errors": data["messages"]} if "messages" in data else {}
+        detail = "The request is not valid." if extra else error.description
+        if error.code >= 500:
+            detail = "The server could not complete the request."
+        return problem(error.code, _slug(error.code, bool(extra)), detail, headers, **extra)
+
+
+def problem_ref(status: int) -> str:
+    """Name of the documented problem+json response component for ``status``."""
+    return f"Problem{int(status)}"
+
+
+def problem(status: int, slug: str, detail: str, headers: dict | None = None, **extra) -> Response:
+    """Build a problem+json response; ``extra`` members are added to the body."""
+    body = {"type": PROBLEM_BASE + slug, "title": _title(slug, status), "status": status,
+            "detail": detail, **extra}
+    return Response(json.dumps(body), status, headers=headers, mimetype=PROBLEM_JSON)
+
+
+def _slug(status: int, validation: bool) -> str:
+    if validation and status == 422:
+        return "validation-error"
+    return http.HTTPStatus(status).phrase.lower().replace(" ", "-").replace("'", "")
+
+
+def _title(slug: str, status: int) -> str:
+    return TITLES.get(slug) or http.HTTPStatus(status).phrase
+
+
+TITLES = {
+    "rule-violation": "The action breaks a rule of the game",
+    "malformed-action": "The action is not in the game's vocabulary",
+    "unsupported-profile": "The rule profile is not supported",
+    "invalid-request": "The request cannot be carried out",
+    "validation-error": "The request has invalid fields",
+    "version-conflict": "The game has moved on",
+    "idempotency-key-reused": "The Idempotency-Key was used for another request",
+    "unauthorized": "A valid bearer token is required",
+    "forbidden": "The token may not do this",
+    "game-not-found": "No such game",
+    "bad-precondition": "The precondition header cannot be read",
+    "unavailable": "A backend the service needs is not reachable",
+    "internal-server-error": "Internal Server Error",
+}
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Install one problem+json handler per exception family on ``app``."""
+
+    @app.errorhandler(MalformedAction)
+    def _malformed(e):
+        return problem(422, "malformed-action", e.message, rule=e.rule)
+
+    @app.errorhandler(RuleViolation)
+    def _rule(e):
+        return problem(422, "rule-violation", e.message, rule=e.rule)
+
+    @app.errorhandler(UnsupportedProfile)
+    def _profile(e):
+        return problem(422, "unsupported-profile", str(e))
+
+    @app.errorhandler(ValueError)
+    def _invalid(e):
+        return problem(422, "invalid-request", str(e) or "The request cannot be carried out.")
+
+    @app.errorhandler(ConcurrencyError)
+    def _conflict(e):
+        return problem(409, "version-conflict", f"The game is at version {e.actual}, "
+                       f"not {e.expected}; reload the view and retry.", current_version=e.actual)
+
+    @app.errorhandler(IdempotencyKeyReused)
+    def _key_reused(e):
+        return problem(422, "idempotency-key-reused",
+                       "This Idempotency-Key was already used with a different request.")
+
+    @app.errorhandler(Unauthorized)
+    def _unauthorized(e):
+        headers = {"WWW-Authenticate": 'Bearer realm="contract-rummy"'}
+        return problem(401, "unauthorized", str(e) or "A valid bearer token is required.", headers)
+
+    @app.errorhandler(Forbidden)
+    def _forbidden(e):
+        return problem(403, "forbidden", str(e) or "This token may not do that.")
+
+    @app.errorhandler(GameNotFound)
+    def _not_found(e):
+        return problem(404, "game-not-found", str(e) or "No such game.")
+
+    @app.errorhandler(StoreUnavailable)
+    def _unavailable(e):
+        return problem(503, "unavailable", "The event store is not reachable; retry later.")
+
+    @app.errorhandler(ApiProblem)
+    def _api_problem(e):
+        return problem(e.status, e.slug, e.detail, e.headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(e):
+        log.exception("unhandled %s", type(e).__name__)
+        return problem(500, "internal-server-error", "The server could not complete the request.")

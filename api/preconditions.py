@@ -1,0 +1,51 @@
+"""ETag = the game's version: ``If-None-Match`` (304) and ``If-Match`` (expected version)."""
+import re
+
+from flask import request
+from werkzeug.wrappers import Response
+
+from api.errors import ApiProblem
+
+_VERSION_TAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
+ETAG_HEADER = {"ETag": {"description": 'The game\'s version as an entity tag, e.g. "12"',
+                        "schema": {"type": "string"}}}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "description": "An ETag from an earlier response: 304 when unchanged",
+                 "schema": {"type": "string"}}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
+            "description": 'The version the action expects, as an ETag ("12") or a bare number '
+                           "(12): 409 when the game has moved on",
+            "schema": {"type": "string"}}
+
+
+def etag(version: int) -> str:
+    """Return the strong entity tag of ``version``."""
+    return f'"{version}"'
+
+
+def not_modified(version: int) -> Response | None:
+    """Return a 304 response when ``If-None-Match`` names ``version`` (or ``*``), else None."""
+    tags = [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]
+    if "*" in tags or any(_parse(t) == version for t in tags):
+        return Response(status=304, headers={"ETag": etag(version)})
+    return None
+
+
+def if_match_version() -> int | None:
+    """Return the version of ``If-Match`` (None when absent or ``*``).
+
+    Raises ApiProblem 400 when the header is not a single version tag.
+    """
+    value = request.headers.get("If-Match", "").strip()
+    if value in ("", "*"):
+        return None
+    version = _parse(value)
+    if version is None:
+        raise ApiProblem(400, "bad-precondition",
+                         f'If-Match must be one version, like "12" or 12; got {value[:40]!r}.')
+    return version
+
+
+def _parse(tag: str) -> int | None:
+    match = _VERSION_TAG.match(tag)
+    return int(match.group(1)) if match else None

@@ -1,0 +1,54 @@
+"""The action vocabulary of FORMAT.md as request and response schemas."""
+import marshmallow as ma
+from marshmallow import fields, validate
+
+_RANK = r"(?:[2-9]|10|[AJQK])[CDHS]"
+CARD = validate.Regexp(rf"^(?:{_RANK}|JK(?:={_RANK})?)$", error="Not a card code: {input}.")
+TYPES = ("draw", "buy", "pass", "open", "lay_off", "swap_joker", "discard")
+REQUIRED = {"draw": ("from",), "open": ("melds",), "lay_off": ("meld", "card"),
+            "swap_joker": ("meld", "card", "joker_to"), "discard": ("card",)}
+
+
+def card(**kwargs) -> fields.String:
+    """A card code field: ``10H``, ``AS``, ``JK``, or ``JK=6C`` for a joker in a run."""
+    return fields.String(validate=CARD, metadata={"example": "10H"}, **kwargs)
+
+
+def meld_index(**kwargs) -> fields.Integer:
+    """A meld number on the table (0 = the first meld laid)."""
+    return fields.Integer(validate=validate.Range(min=0, max=255), **kwargs)
+
+
+class JokerTargetSchema(ma.Schema):
+    """Where a swapped-out joker goes: a meld, the card it now stands for, and which end."""
+
+    meld = meld_index(required=True)
+    as_ = card(data_key="as", attribute="as", allow_none=True, load_default=None)
+    end = fields.String(validate=validate.OneOf(("low", "high")))
+
+
+class ActionSchema(ma.Schema):
+    """One player action (FORMAT.md `do`); which fields apply depends on ``type``."""
+
+    type = fields.String(required=True, validate=validate.OneOf(TYPES))
+    from_ = fields.String(data_key="from", attribute="from",
+                          validate=validate.OneOf(("stock", "discard")))
+    melds = fields.List(fields.List(card(), validate=validate.Length(min=1, max=14)),
+                        validate=validate.Length(min=1, max=4))
+    meld = meld_index()
+    card = card()
+    end = fields.String(validate=validate.OneOf(("low", "high")))
+    joker_to = fields.Nested(JokerTargetSchema)
+
+    @ma.validates_schema
+    def _has_fields_of_type(self, data, **kwargs):
+        missing = [f for f in REQUIRED.get(data.get("type"), ()) if f not in data]
+        if missing:
+            raise ma.ValidationError({f: [f"Required for {data['type']}."] for f in missing})
+
+
+class ActionResultSchema(ma.Schema):
+    """The game's version after the action and the caller's new view."""
+
+    version = fields.Integer(required=True)
+    view = fields.Nested("SeatViewSchema", required=True)

@@ -1,0 +1,59 @@
+"""Routes of the event feeds: a long poll and a Server-Sent Events stream."""
+import time
+
+from flask import current_app, json, request
+from werkzeug.wrappers import Response
+
+from api.auth import BEARER, principal, service
+from api.resources import Blueprint
+from api.resources.events.schemas import EventArgsSchema, EventPageSchema, StreamArgsSchema
+
+blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
+
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "Resume after this version (sent by EventSource on reconnect)"}
+
+
+@blp.route("/<game_id>/events", methods=["GET"])
+@blp.arguments(EventArgsSchema, location="query")
+@blp.response(200, EventPageSchema)
+@blp.problems(401, 403, 404)
+@blp.doc(security=[BEARER])
+def events(args, game_id):
+    """The caller's events after version N, waiting up to S seconds for one"""
+    wait_s = min(args["wait"], current_app.config["RUMMY_MAX_WAIT_S"])
+    return {"events": service().events(game_id, principal(game_id), after=args["after"],
+                                       wait_s=wait_s)}
+
+
+@blp.route("/<game_id>/stream", methods=["GET"])
+@blp.arguments(StreamArgsSchema, location="query")
+@blp.doc(parameters=[LAST_EVENT_ID], security=[BEARER])
+@blp.response(200, {"type": "string"}, content_type="text/event-stream",
+              description="`id:` = version, `event:` = type, `data:` = the event as JSON; "
+                          "comment heartbeats; ends when the game is finished or after a while")
+@blp.problems(401, 403, 404)
+def stream(args, game_id):
+    """The caller's events as Server-Sent Events, resumable with Last-Event-ID"""
+    svc, who = service(), principal(game_id)
+    last = request.headers.get("Last-Event-ID", "").strip()
+    after = int(last) if last.isdigit() and len(last) < 19 else args["after"]
+    cfg = current_app.config
+    until = time.monotonic() + cfg["RUMMY_SSE_MAX_S"]
+    feed = _feed(svc, game_id, who, after, cfg["RUMMY_SSE_HEARTBEAT_S"], until)
+    return Response(feed, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _feed(svc, game_id, who, after, heartbeat_s, until):
+    yield "retry: 2000\n\n"
+    while (left := until - time.monotonic()) > 0:
+        batch = svc.events(game_id, who, after=after, wait_s=min(heartbeat_s, left))
+        for event in batch:
+            after = event["version"]
+            yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+        if not batch:
+            if svc.public_view(game_id)[1]["status"] == "finished":
+                return
+            yield ": heartbeat\n\n"

@@ -1,0 +1,32 @@
+"""Schemas of the event feeds."""
+import marshmallow as ma
+from marshmallow import fields, validate
+
+
+class EventSchema(ma.Schema):
+    """One event as the caller may see it (hidden cards redacted)."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True, metadata={"example": "CardDiscarded"})
+    schema = fields.Integer(required=True)
+    data = fields.Dict(required=True)
+
+
+class EventPageSchema(ma.Schema):
+    """The events after the requested version, oldest first (empty when the wait ran out)."""
+
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class EventArgsSchema(ma.Schema):
+    """Where to start and how long to wait for a new event."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30),
+                        metadata={"description": "Seconds to wait when there is nothing yet"})
+
+
+class StreamArgsSchema(ma.Schema):
+    """Where the stream starts (``Last-Event-ID`` wins when sent)."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))

@@ -1,0 +1,89 @@
+"""Routes of /v1/games: parse, call the GameService, return."""
+from flask import url_for
+
+from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
+from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, etag, not_modified
+from api.resources import Blueprint
+from api.resources.games import schemas as s
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and their views")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(s.CreateGameSchema)
+@blp.response(201, s.CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.problems(400, 403)
+@blp.doc(security=[{}, ADMIN_KEY])
+def create_game(body):
+    """Create a game"""
+    created = service().create_game(body["seats"], profile=body["profile"],
+                                    seed=body.get("seed"), position=body.get("position"),
+                                    admin_key=admin_key())
+    return created, 201, {"Location": url_for("games.get_game", game_id=created["id"])}
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(s.GameListArgsSchema, location="query")
+@blp.response(200, s.GameListSchema, headers={"Link": {"schema": {"type": "string"},
+                                                       "description": 'rel="next" page'}})
+def list_games(args):
+    """List games, newest first"""
+    page = service().list_games(status=args.get("status"), limit=args["limit"],
+                                cursor=args.get("cursor"))
+    headers = {}
+    if page["next_cursor"]:
+        nxt = url_for("games.list_games", limit=args["limit"], cursor=page["next_cursor"],
+                      status=args.get("status"))
+        headers["Link"] = f'<{nxt}>; rel="next"'
+    return page, 200, headers
+
+
+@blp.route("/<game_id>", methods=["GET"])
+@blp.doc(parameters=[IF_NONE_MATCH])
+@blp.response(200, s.TableSchema, headers=ETAG_HEADER)
+@blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
+@blp.problems(404)
+def get_game(game_id):
+    """The public table: no hidden card"""
+    version, view = service().public_view(game_id)
+    return not_modified(version) or ({**view, "version": version}, 200, {"ETag": etag(version)})
+
+
+@blp.route("/<game_id>/view", methods=["GET"])
+@blp.doc(parameters=[IF_NONE_MATCH], security=[BEARER])
+@blp.response(200, s.SeatViewSchema, headers=ETAG_HEADER)
+@blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
+@blp.problems(401, 403, 404)
+def get_view(game_id):
+    """The caller's seat view with its legal actions"""
+    version, view = service().seat_view(game_id, principal(game_id))
+    return not_modified(version) or ({**view, "version": version}, 200, {"ETag": etag(version)})
+
+
+@blp.route("/<game_id>/replay", methods=["GET"])
+@blp.arguments(s.ReplayArgsSchema, location="query")
+@blp.response(200, s.ReplaySchema)
+@blp.problems(401, 403, 404)
+@blp.doc(security=[BEARER])
+def replay(args, game_id):
+    """The table after event N (the full table for a finished game or the admin token)"""
+    return service().replay(game_id, principal(game_id), args["version"])
+
+
+@blp.route("/<game_id>/export", methods=["GET"])
+@blp.response(200, s.GameRecordSchema)
+@blp.problems(401, 403, 404)
+@blp.doc(security=[BEARER])
+def export_game(game_id):
+    """The full record of a finished game"""
+    return service().export(game_id, principal(game_id))
+
+
+@blp.route("/import", methods=["POST"])
+@blp.arguments(s.GameRecordSchema)
+@blp.response(201, s.ImportedGameSchema)
+@blp.problems(400, 403)
+@blp.doc(security=[ADMIN_KEY])
+def import_game(record):
+    """Re-create a game from an exported record (server admin key)"""
+    return service().import_game(record, admin_key())

@@ -1,0 +1,2 @@
+"""System endpoints: liveness, readiness, metrics."""
+from api.resources.system.routes import blp  # noqa: F401
