@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from domain.errors import MalformedAction, RuleViolation
 from domain.profile import UnsupportedProfile
-from service.games import Forbidden, GameNotFound, Unauthorized
+from service.errors import Forbidden, GameNotFound, Unauthorized
 from service.store import ConcurrencyError, IdempotencyKeyReused, StoreUnavailable
 
 PROBLEM_BASE = "https://contract-rummy.example/problems/"
