@@ -276,5 +276,6 @@ def _no_fit_message(card, suit, low, high, end):
         return "this run is complete from ace to ace: nothing goes beyond an ace"
     where = f" at the {end} end" if end else ""
     fits = " or ".join(options)
+    beyond = "; nothing goes beyond an ace" if low == 1 or high == ACE_HIGH else ""
     return (f"{card} does not fit this run{where}: only {fits} (or a joker declared as one) "
-            f"extends it; nothing goes beyond an ace")
+            f"extends it{beyond}")
