@@ -1,0 +1,48 @@
+"""Buy-offer arithmetic (RULES.md §6): seat priority, who still owes an answer, the outcome."""
+from __future__ import annotations
+
+from domain.state import Offer, RoundState
+
+PENDING = "pending"
+
+
+def priority_order(active: int, seats: int) -> tuple[int, ...]:
+    """The other seats, nearest to the active seat's left first (R6.2)."""
+    return tuple((active + step) % seats for step in range(1, seats))
+
+
+def eligible(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
+    """Seats that may answer the offer: not the active seat (R6.7), not the barred one (R6.4)."""
+    return tuple(s for s in priority_order(active, seats) if s != offer.barred)
+
+
+def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
+    """The offer's resolution as far as it is certain (R6.9).
+
+    Returns the winning buyer's seat, None when every eligible seat declined, or PENDING while
+    a seat ahead of the best request has not answered.
+    """
+    for seat in eligible(offer, active, seats):
+        if seat in offer.buyers:
+            return seat
+        if seat not in offer.passed:
+            return PENDING
+    return None
+
+
+def waiting_for(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
+    """Seats whose answer still matters: unanswered eligible seats ahead of the best request."""
+    waiting = []
+    for seat in eligible(offer, active, seats):
+        if seat in offer.buyers:
+            break
+        if seat not in offer.passed:
+            waiting.append(seat)
+    return tuple(waiting)
+
+
+def purchase_payable(rnd: RoundState, penalty_cards: int = 1) -> bool:
+    """R6.8: after the discard top leaves, can the penalty card(s) and then the active seat's
+    own stock card be supplied, counting R10.1 rebuilds (one rebuild keeps the pile's top)?"""
+    pile_after = len(rnd.discard) - 1
+    return len(rnd.stock) + max(0, pile_after - 1) >= penalty_cards + 1

@@ -1,0 +1,169 @@
+"""FORMAT.md positions: validate and normalize, build a state from one, export a state as one.
+
+A normalized position lists every card (the `fill` is resolved) and carries three keys beyond
+FORMAT.md so that any state of a round in play round-trips: `offer` (an open buy offer with
+`barred`, `buyers`, `passed`), `turns_this_round` (R10.4) and `round_scores` (earlier rounds).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from domain.cards import full_deck, parse_card
+from domain.deal import deal_from_deck
+from domain.errors import MalformedAction
+from domain.melds import make_meld
+from domain.profile import RuleProfile
+from domain.state import BUYING, DRAW, PLAY, PLAYING, GameState, Offer, RoundState
+
+SEATS = 4
+_PHASES = (DRAW, PLAY, BUYING)
+_OPENED = (None, "earlier", "this_turn")
+
+
+def normalize_position(position: dict, rng: random.Random | None = None) -> dict:
+    """Validate a FORMAT.md position and return it with every card listed (R1.4).
+
+    A fresh deal ``{"deal": {"round", "dealer", "scores"?}}`` is shuffled with `rng` (default
+    ``random.Random(0)``) and dealt as R2.3 says. Raises ValueError (MalformedAction for a bad
+    card code, RuleViolation from R3 for an invalid meld, UnsupportedProfile for a profile
+    this engine does not play) when the position is not consistent: 107 cards placed once.
+    """
+    if "deal" in position:
+        return _dealt_position(position["deal"], position.get("profile", "standard"),
+                               rng or random.Random(0))
+    profile = RuleProfile.from_json(position.get("profile", "standard"))
+    table = _table_fields(position)
+    hands = [list(_cards(hand, "hand")) for hand in position["hands"]]
+    melds = [_meld(meld) for meld in position.get("melds", [])]
+    discard, stock = _cards(position.get("discard", []), "discard"), _cards(
+        position.get("stock", []), "stock")
+    rest = _unplaced(hands, melds, discard, stock)
+    if position.get("fill", "stock") == "discard":
+        discard = rest + discard
+    else:
+        stock = stock + rest
+    return {"profile": profile.to_json(), **table, "hands": hands, "melds": melds,
+            "discard": discard, "stock": stock, "fill": "stock"}
+
+
+def state_from_position(position: dict) -> GameState:
+    """Build the state of a normalized position (see `normalize_position`; no checks here)."""
+    offer = position.get("offer")
+    rnd = RoundState(
+        number=position["round"], dealer=position["dealer"], turn=position["turn"],
+        phase=position["phase"], hands=tuple(tuple(sorted(h)) for h in position["hands"]),
+        melds=tuple(make_meld(m["owner"], m["cards"]) for m in position["melds"]),
+        opened=tuple(position["opened"]), stock=tuple(position["stock"]),
+        discard=tuple(position["discard"]), taken_from_discard=position["taken_from_discard"],
+        offer=None if offer is None else Offer(offer["card"], offer["barred"],
+                                               tuple(offer["buyers"]), tuple(offer["passed"])),
+        turns=position["turns_this_round"])
+    return GameState(profile=RuleProfile.from_json(position["profile"]), seats=len(rnd.hands),
+                     status=PLAYING, round=rnd, totals=tuple(position["scores"]),
+                     round_scores=tuple(tuple(s) for s in position["round_scores"]))
+
+
+def export_position(state: GameState) -> dict:
+    """Return the normalized position of a round in play (lossless with `start_from_position`).
+
+    Raises ValueError when no round is in play (the round ended, or the game did).
+    """
+    rnd = state.round
+    if state.status != PLAYING or rnd is None or rnd.phase not in _PHASES:
+        raise ValueError("only a round in play can be exported as a position")
+    offer = rnd.offer
+    return {
+        "profile": state.profile.to_json(), "round": rnd.number, "dealer": rnd.dealer,
+        "turn": rnd.turn, "phase": rnd.phase, "taken_from_discard": rnd.taken_from_discard,
+        "scores": list(state.totals), "round_scores": [list(s) for s in state.round_scores],
+        "turns_this_round": rnd.turns, "opened": list(rnd.opened),
+        "offer": None if offer is None else {"card": offer.card, "barred": offer.barred,
+                                             "buyers": list(offer.buyers),
+                                             "passed": list(offer.passed)},
+        "hands": [list(hand) for hand in rnd.hands],
+        "melds": [{"owner": m.owner, "cards": list(m.cards)} for m in rnd.melds],
+        "discard": list(rnd.discard), "stock": list(rnd.stock), "fill": "stock",
+    }
+
+
+def _dealt_position(deal: dict, profile_json: object, rng: random.Random) -> dict:
+    profile = RuleProfile.from_json(profile_json)
+    number, dealer = _round_number(deal.get("round", 1)), _seat(deal.get("dealer", 0), "dealer")
+    deck = list(full_deck())
+    rng.shuffle(deck)
+    hands, discard, stock = deal_from_deck(tuple(deck), dealer, SEATS,
+                                           profile.deal_sizes[number - 1])
+    return {"profile": profile.to_json(), "round": number, "dealer": dealer,
+            "turn": (dealer + 1) % SEATS, "phase": DRAW, "taken_from_discard": None,
+            "scores": list(deal.get("scores") or [0] * SEATS), "round_scores": [],
+            "turns_this_round": 1, "opened": [None] * SEATS, "offer": None,
+            "hands": [list(h) for h in hands], "melds": [], "discard": list(discard),
+            "stock": list(stock), "fill": "stock"}
+
+
+def _table_fields(position: dict) -> dict:
+    phase = position.get("phase", DRAW)
+    if phase not in _PHASES:
+        raise ValueError(f"phase is one of {_PHASES}, not {phase!r}")
+    opened = list(position.get("opened") or [None] * SEATS)
+    if len(opened) != SEATS or any(o not in _OPENED for o in opened):
+        raise ValueError("opened lists null, 'earlier' or 'this_turn' for each of 4 seats")
+    if len(position.get("hands", ())) != SEATS:
+        raise ValueError("a position lists 4 hands (R1.1)")
+    offer = position.get("offer")
+    if (phase == BUYING) != (offer is not None):
+        raise ValueError("an offer is open exactly when the phase is 'buying'")
+    taken = position.get("taken_from_discard")
+    return {
+        "round": _round_number(position["round"]), "dealer": _seat(position["dealer"], "dealer"),
+        "turn": _seat(position["turn"], "turn"), "phase": phase,
+        "taken_from_discard": None if taken is None else parse_card(taken),
+        "scores": list(position.get("scores") or [0] * SEATS),
+        "round_scores": [list(s) for s in position.get("round_scores", [])],
+        "turns_this_round": int(position.get("turns_this_round", 1)), "opened": opened,
+        "offer": None if offer is None else _offer(offer),
+    }
+
+
+def _offer(offer: dict) -> dict:
+    return {"card": parse_card(offer["card"]), "barred": offer.get("barred"),
+            "buyers": list(offer.get("buyers", [])), "passed": list(offer.get("passed", []))}
+
+
+def _round_number(value: object) -> int:
+    if not isinstance(value, int) or not 1 <= value <= 7:
+        raise ValueError(f"round is 1-7, not {value!r}")
+    return value
+
+
+def _seat(value: object, name: str) -> int:
+    if not isinstance(value, int) or not 0 <= value < SEATS:
+        raise ValueError(f"{name} is a seat 0-3, not {value!r}")
+    return value
+
+
+def _cards(cards: list, where: str) -> list[str]:
+    try:
+        return [parse_card(card) for card in cards]
+    except ValueError as exc:
+        raise MalformedAction("R1.2", f"{where}: {exc}") from None
+
+
+def _meld(meld: dict) -> dict:
+    owner = _seat(meld["owner"], "meld owner")
+    return {"owner": owner, "cards": list(make_meld(owner, meld["cards"]).cards)}
+
+
+def _unplaced(hands: list, melds: list, discard: list, stock: list) -> list[str]:
+    placed = Counter(card for hand in hands for card in hand)
+    placed.update("JK" if c.startswith("JK") else c for m in melds for c in m["cards"])
+    placed.update(discard)
+    placed.update(stock)
+    deck = Counter(full_deck())
+    extra = placed - deck
+    if extra:
+        raise ValueError(f"cards placed more often than the deck holds them (R1.2, R1.4): "
+                         f"{sorted(extra.elements())}")
+    rest = deck - placed
+    return [card for card in dict.fromkeys(full_deck()) for _ in range(rest[card])]

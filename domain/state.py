@@ -1,0 +1,89 @@
+"""The folded game state: small frozen dataclasses of tuples, cheap to copy with changes.
+
+`GameState` holds what lasts the whole game; `RoundState` the table of the current round;
+`Offer` an open buy offer (RULES.md §6). Hands are tuples of card codes kept sorted, the
+stock is top first, the discard pile bottom first (top last). The state is only ever built by
+`domain.fold` from events.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from domain.profile import RuleProfile
+
+T = TypeVar("T")
+
+DRAW, PLAY, BUYING, OVER = "draw", "play", "buying", "over"
+PLAYING, SCORING, FINISHED = "playing", "scoring", "finished"
+
+
+def with_changes(obj: T, **changes: object) -> T:
+    """Return a copy of frozen dataclass `obj` with `changes` (a fast `dataclasses.replace`).
+
+    Skips `__init__`: our state classes validate nothing there, and fold copies states on
+    every event, where `dataclasses.replace` would cost several times more.
+    """
+    new = object.__new__(type(obj))
+    fields = new.__dict__
+    fields.update(obj.__dict__)
+    fields.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An open buy offer on `card` (R6.1-R6.9).
+
+    `buyers` asked to buy (in the order they asked), `passed` declined, `barred` may not buy
+    (R6.4: bought the previous card of this turn's chain).
+    """
+
+    card: str
+    barred: int | None = None
+    buyers: tuple[int, ...] = ()
+    passed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The table of one round.
+
+    `phase` is "draw", "play", "buying" (an offer is open) or "over" (the round ended;
+    `winner`/`end_reason` say how). `opened[seat]` is None, "earlier" or "this_turn".
+    `turns` counts the turns begun this round (R10.4). `melds` are `domain.melds.Meld`.
+    """
+
+    number: int
+    dealer: int
+    turn: int
+    phase: str
+    hands: tuple[tuple[str, ...], ...]
+    melds: tuple = ()
+    opened: tuple[str | None, ...] = (None, None, None, None)
+    stock: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    taken_from_discard: str | None = None
+    offer: Offer | None = None
+    turns: int = 1
+    winner: int | None = None
+    end_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A whole game: profile, seats, running totals, and the current (or last) round.
+
+    `status` is "playing", "scoring" (a round ended and awaits `score_round`) or "finished".
+    `round_scores` has one tuple per scored round; `winners` is set when the game ended.
+    `seed` is the game's seed when it was seeded (hidden from seats until the end).
+    """
+
+    profile: RuleProfile
+    seats: int
+    status: str
+    round: RoundState | None = None
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    round_scores: tuple[tuple[int, ...], ...] = ()
+    winners: tuple[int, ...] | None = None
+    seed: int | str | None = None
