@@ -1,0 +1,141 @@
+"""The baseline bot (level "basic"): legal, sensible and cheap.
+
+`choose(view, rng) -> action` reads one seat's view (docs/architecture.md §1 "Views") and
+returns an action of FORMAT.md's vocabulary, one of ``view["legal_actions"]`` or the same
+action built from the hand:
+
+- buy offer (R6): buy when the card lowers the hand's contract deficit and the seat has not
+  opened, else pass;
+- draw (R5.1-R5.3): the discard top when it lowers the deficit (before opening) or can be
+  laid off (after opening, not in round 7); otherwise the stock;
+- play: open as soon as the legal actions offer it (R4.2, R8.2); after an earlier opening lay
+  off and swap jokers, costliest card first, while the engine allows it (R7, R5.6); then
+  discard the least useful card, costliest first among equals, never the card just taken from
+  the discard pile (R5.5).
+
+Pure: no state between calls, randomness only through ``rng`` (unused: ties break by card
+order, which keeps the level deterministic).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.bots import planning as P
+from domain.cards import JOKER
+
+DRAW_STOCK = {"type": "draw", "from": "stock"}
+DRAW_DISCARD = {"type": "draw", "from": "discard"}
+BUY, PASS = {"type": "buy"}, {"type": "pass"}
+
+
+def choose(view, rng):
+    """Return the basic bot's action for ``view`` (a seat view dict with legal actions)."""
+    legal = view["legal_actions"]
+    if not legal:
+        raise ValueError("the seat has no legal action")
+    types = {a["type"] for a in legal}
+    if "buy" in types:
+        return decide_buy(view)
+    if "draw" in types:
+        return decide_draw(view, types)
+    if "open" in types:
+        return pick_opening(view, [a for a in legal if a["type"] == "open"])
+    shed = pick_shed(view, legal)
+    if shed is not None:
+        return shed
+    if "discard" in types:
+        return {"type": "discard", "card": pick_discard(view)}
+    return legal[0]
+
+
+def _kinds(view):
+    return tuple(view["contract"])
+
+
+def _opened(view):
+    return view["opened"][view["seat"]] is not None
+
+
+def helps_contract(view, card):
+    """True if ``card`` added to the hand lowers its contract deficit (planning.need)."""
+    kinds, hand = _kinds(view), tuple(view["hand"])
+    if card == JOKER:
+        return P.analyze(kinds, hand).need > 0
+    return P.need_with(kinds, hand, card) < P.analyze(kinds, hand).need
+
+
+def decide_buy(view):
+    """R6.2: buy a card that brings an unopened hand nearer its contract, else pass."""
+    card = view["offer"]["card"]
+    if not _opened(view) and helps_contract(view, card):
+        return BUY
+    return PASS
+
+
+def decide_draw(view, types):
+    """R5.1: the discard top if it helps (contract, or a lay-off after opening), else stock."""
+    top = view.get("discard_top")
+    can_take = any(a["type"] == "draw" and a.get("from") == "discard"
+                   for a in view["legal_actions"])
+    if top is not None and can_take:
+        if not _opened(view):
+            if helps_contract(view, top):
+                return DRAW_DISCARD
+        elif view["round"] < 7 and (top == JOKER or P.fits_table(view["melds"], top)):
+            return DRAW_DISCARD
+    return DRAW_STOCK
+
+
+def pick_opening(view, openings):
+    """R4.2: of the arrangements offered, the one laying the most points (jokers kept last)."""
+    def laid_points(action):
+        return sum(P.POINTS.get(c, 15) if c[:2] != JOKER else 0
+                   for meld in action["melds"] for c in meld)
+    return max(openings, key=laid_points)
+
+
+def pick_shed(view, legal):
+    """R7.1-R7.5: the lay-off or joker swap shedding the costliest card, or None.
+
+    The engine lists only lay-offs that keep a card for the discard (R5.6). A joker is shed
+    last: it fits anywhere later, but still before it could be caught in hand.
+    """
+    best, best_key = None, None
+    for action in legal:
+        kind = action["type"]
+        if kind not in ("lay_off", "swap_joker"):
+            continue
+        card = action["card"]
+        physical = JOKER if card[:2] == JOKER else card
+        key = (P.POINTS[physical], kind == "swap_joker")
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
+
+
+def pick_discard(view):
+    """R5.5: the hand's least useful card, costliest first; never the card just taken."""
+    hand = view["hand"]
+    taken = view.get("taken_from_discard")
+    candidates = [c for c in set(hand) if c != taken] or list(set(hand))
+    if _opened(view):
+        return _discard_after_opening(view, candidates)
+    analysis = P.analyze(_kinds(view), tuple(hand))
+    counts = Counter(hand)
+
+    def usefulness(code):
+        if code == JOKER:
+            return (9, 0, 0, code)
+        return (analysis.support.get(code, 0.0), P.potential(counts, code), -P.POINTS[code], code)
+    return min(candidates, key=usefulness)
+
+
+def _discard_after_opening(view, candidates):
+    """After opening only lay-offs remain: drop the costliest card that fits no meld."""
+    melds = view["melds"]
+
+    def keep_value(code):
+        if code == JOKER:
+            return (2, 0, code)
+        return (1 if P.fits_table(melds, code) else 0, -P.POINTS[code], code)
+    return min(candidates, key=keep_value)

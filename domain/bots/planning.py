@@ -1,0 +1,280 @@
+"""Planning helpers shared by the basic and strong bots: contract deficit, card usefulness.
+
+A *plan* is one way to aim at the round's contract (RULES.md R2.1): a rank for each group and a
+4-card window ``(suit, low)`` (ranks ``low..low+3``, 14 = high ace, R3.2) for each run. Its
+*need* is how many more cards the hand must draw before it can open (R4.2) with that plan:
+the gaps the jokers cannot fill (R3.3), plus one for each meld with no natural card yet (every
+meld needs a natural, R3.3). In the final round (R8.2) the whole hand must go into the runs,
+so natural cards the plan cannot place count as needed too.
+
+`analyze(kinds, hand)` evaluates the best plans over a few candidate ranks and windows and
+returns an `Analysis`; it is cached per (contract, hand), because each seat asks about the same
+hand several times a turn (draw choice, buy offers, discard). It is a heuristic for valuing
+cards, not a legality check: opening itself is found by `domain.search` through the legal
+actions.
+
+Shapes: ``kinds`` is the view's ``"contract"`` as a tuple (``("group", "run")``), ``hand`` a
+tuple of card codes. Standard library only.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit
+
+GROUP, RUN = "group", "run"
+GROUP_SIZE, RUN_SIZE = 3, 4            # minimum meld lengths at opening (R4.2)
+RUN_LOWS = tuple(range(1, ACE_HIGH - RUN_SIZE + 2))   # 1..11: A-2-3-4 .. J-Q-K-A
+
+# Per natural code: rank number (ace 1), suit, points; per (number 1..14, suit): code.
+NUM = {}
+SUIT = {}
+POINTS = {JOKER: card_points(JOKER)}
+for _suit in SUITS:
+    for _n in range(1, 14):
+        _code = card_at(_n, _suit)
+        NUM[_code], SUIT[_code] = number_and_suit(_code)
+        POINTS[_code] = card_points(_code)
+CODE_AT = {(n, s): card_at(n, s) for s in SUITS for n in range(1, ACE_HIGH + 1)}
+WINDOW_CODES = {(s, low): tuple(CODE_AT[(n, s)] for n in range(low, low + RUN_SIZE))
+                for s in SUITS for low in RUN_LOWS}
+# Bit n of a suit mask = rank number n held (an ace sets bits 1 and 14).
+BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
+_POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
+RANK_CODES = {n: tuple(CODE_AT[(n, s)] for s in SUITS) for n in range(1, 14)}
+
+# Plans within this many cards of the best still lend weight to the cards they use.
+NEAR = 1
+NEAR_WEIGHT = 0.25
+_CACHE_MAX = 50_000
+
+
+class Analysis:
+    """How far a hand is from the contract, and what each card is worth to it.
+
+    - ``need``: cards still to draw before opening with the best plan (0: the contract is in
+      hand, or in round 7 the whole hand is three runs as far as the heuristic sees).
+    - ``wanted``: card codes that fill a gap of some best plan (taking one lowers ``need``).
+    - ``support``: code -> weight of plans using that code (best plans 1, next best less),
+      per copy held; cards with no support are the spare cards.
+    - ``plans``: the best ``(need, groups, runs)`` found, best first.
+    """
+
+    __slots__ = ("need", "wanted", "support", "plans", "jokers")
+
+    def __init__(self, need, wanted, support, plans, jokers):
+        self.need, self.wanted, self.support = need, wanted, support
+        self.plans, self.jokers = plans, jokers
+
+
+_cache: dict = {}
+
+
+def analyze(kinds, hand):
+    """Return the cached `Analysis` of ``hand`` (tuple of codes) for contract ``kinds``."""
+    key = (kinds, tuple(sorted(hand)))
+    found = _cache.get(key)
+    if found is None:
+        if len(_cache) >= _CACHE_MAX:
+            _cache.clear()
+        found = _cache[key] = _analyze(kinds, key[1])
+    return found
+
+
+def need_with(kinds, hand, card):
+    """``need`` of ``hand`` plus ``card`` (the hand a draw or a purchase would give)."""
+    return analyze(kinds, tuple(hand) + (card,)).need
+
+
+def _analyze(kinds, hand):
+    naturals = Counter(c for c in hand if c != JOKER)
+    jokers = len(hand) - sum(naturals.values())
+    n_groups = kinds.count(GROUP)
+    n_runs = len(kinds) - n_groups
+    whole_hand = n_groups == 0 and len(kinds) == 3    # round 7: three runs, all cards (R8.2)
+    group_cands = _group_candidates(naturals, n_groups + 1)
+    run_cands = _run_candidates(naturals, n_runs + 2)
+    scored = []
+    for groups in combinations(group_cands, n_groups):
+        for runs in combinations(run_cands, n_runs):
+            if not _runs_apart(runs):
+                continue
+            need, used, gaps = _fill(naturals, jokers, groups, runs, whole_hand)
+            scored.append((need, -len(used), groups, runs, used, gaps))
+    if not scored:                     # too few candidates: every meld from scratch
+        return Analysis(n_groups * GROUP_SIZE + n_runs * RUN_SIZE, frozenset(), {}, [], jokers)
+    scored.sort(key=lambda p: (p[0], p[1]))
+    best = scored[0][0]
+    wanted, support = set(), Counter()
+    for need, _, _, _, used, gaps in scored:
+        if need > best + NEAR:
+            break
+        weight = 1.0 if need == best else NEAR_WEIGHT
+        if need == best:
+            wanted.update(gaps)
+        for code in used:
+            support[code] += weight
+    for code in support:
+        support[code] /= naturals[code]
+    plans = [(p[0], p[2], p[3]) for p in scored[:4]]
+    return Analysis(best, frozenset(wanted), support, plans, jokers)
+
+
+def _group_candidates(naturals, k):
+    """The ``k`` ranks with most cards (fewer points first on ties), padded with None."""
+    by_rank = Counter()
+    for code, n in naturals.items():
+        by_rank[NUM[code]] += n
+    ranks = sorted(by_rank, key=lambda r: (-by_rank[r], POINTS[CODE_AT[(r, "C")]], r))[:k]
+    return tuple(ranks) + (None,) * (k - len(ranks))
+
+
+def _run_candidates(naturals, k):
+    """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None."""
+    if not k:
+        return ()
+    masks = {}
+    for code in naturals:
+        masks[SUIT[code]] = masks.get(SUIT[code], 0) | BIT[code]
+    windows = []
+    for suit, mask in masks.items():
+        windows.extend((have, low, suit) for have, low in _mask_windows(mask))
+    windows.sort()
+    chosen = tuple((s, low) for _, low, s in windows[:k])
+    return chosen + (None,) * (k - len(chosen))
+
+
+_MASK_WINDOWS: dict = {}
+
+
+def _mask_windows(mask):
+    """``(-held, low)`` for every window of a suit's rank mask holding a card (memoized)."""
+    found = _MASK_WINDOWS.get(mask)
+    if found is None:
+        found = _MASK_WINDOWS[mask] = tuple(
+            (-_POPCOUNT4[(mask >> low) & 15], low) for low in RUN_LOWS if (mask >> low) & 15)
+    return found
+
+
+def _runs_apart(runs):
+    """R4.3: two same-suit runs may overlap but must not touch (lows 4 apart)."""
+    for a, b in combinations(runs, 2):
+        if a is not None and b is not None and a[0] == b[0] and abs(a[1] - b[1]) == RUN_SIZE:
+            return False
+    return True
+
+
+def _fill(naturals, jokers, groups, runs, whole_hand):
+    """Allocate hand cards to one plan: returns ``(need, used codes, gap codes)``.
+
+    Runs take their exact cards first (a group can use any suit of its rank, a run only one
+    card), then groups take what is left of their rank.
+    """
+    avail = dict(naturals)
+    used, gaps = [], []
+    missing = empty = 0
+    for window in runs:
+        if window is None:
+            missing += RUN_SIZE
+            empty += 1
+            continue
+        got = 0
+        for code in WINDOW_CODES[window]:
+            if avail.get(code):
+                avail[code] -= 1
+                used.append(code)
+                got += 1
+            else:
+                gaps.append(code)
+        missing += RUN_SIZE - got
+        empty += not got
+    for rank in groups:
+        got = 0
+        if rank is not None:
+            for code in RANK_CODES[rank]:
+                while got < GROUP_SIZE and avail.get(code):
+                    avail[code] -= 1
+                    used.append(code)
+                    got += 1
+            if got < GROUP_SIZE:
+                gaps.extend(RANK_CODES[rank])
+        missing += GROUP_SIZE - got
+        empty += not got
+    need = max(0, missing - jokers) + empty
+    if whole_hand:
+        need += _orphans(avail, runs)
+    return need, used, gaps
+
+
+def _orphans(avail, runs):
+    """Round 7 (R8.2): naturals left over that cannot extend a planned run at its ends."""
+    for window in runs:
+        if window is None:
+            continue
+        suit, low = window
+        n = low - 1
+        while n >= 1 and avail.get(CODE_AT[(n, suit)]):
+            avail[CODE_AT[(n, suit)]] -= 1
+            n -= 1
+        n = low + RUN_SIZE
+        while n <= ACE_HIGH and avail.get(CODE_AT[(n, suit)]):
+            avail[CODE_AT[(n, suit)]] -= 1
+            n += 1
+    return sum(avail.values())
+
+
+def potential(hand_counts, code):
+    """How a spare natural might still join a meld: same-rank mates plus near suit mates.
+
+    ``hand_counts`` is a Counter of the hand. Cheap; used to break ties between spare cards.
+    """
+    if code == JOKER:
+        return 99
+    n, s = NUM[code], SUIT[code]
+    score = 2 * sum(hand_counts[c] for c in RANK_CODES[n]) - 2
+    for d in (-2, -1, 1, 2):
+        m = n + d
+        if m == 0:
+            m = ACE_HIGH if d == -1 else None
+        if m is not None and 1 <= m <= ACE_HIGH and hand_counts[CODE_AT[(m, s)]]:
+            score += 2 if abs(d) == 1 else 1
+    return score
+
+
+# ---- the table after opening: which cards could be laid off (R7.2, R7.3) ----
+
+def meld_accepts(meld, code):
+    """Heuristic: could natural ``code`` be laid off on ``meld`` (a view meld dict) now?
+
+    Group: same rank (R7.2). Run: same suit, just below its low end or above its high end, not
+    beyond an ace (R7.3). A joker fits any meld shorter than 14. The engine's legal actions
+    remain the authority; this only guides draws and discards.
+    """
+    cards = meld["cards"]
+    if code == JOKER:
+        return meld["kind"] == GROUP or len(cards) < ACE_HIGH
+    if meld["kind"] == GROUP:
+        for entry in cards:
+            if entry != JOKER:
+                return NUM[entry] == NUM[code]
+        return False
+    low_n, suit = number_and_suit(cards[0])
+    high_n = number_and_suit(cards[-1])[0]
+    if high_n == 1:
+        high_n = ACE_HIGH
+    if SUIT[code] != suit:
+        return False
+    n = NUM[code]
+    return (low_n > 1 and n == low_n - 1) or (high_n < ACE_HIGH and (n == high_n + 1 or (
+        n == 1 and high_n == 13)))
+
+
+def fits_table(melds, code):
+    """True if ``code`` could be laid off on any of the view's ``melds`` (heuristic)."""
+    return any(meld_accepts(m, code) for m in melds)
+
+
+def hand_points(cards):
+    """Penalty points of ``cards`` left in hand (R9.1)."""
+    return sum(POINTS[c] for c in cards)
