@@ -19,9 +19,19 @@ def idem_key(game_id: str, key: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:idem:{key}"
 
 
-def snapshot_key(game_id: str, version: int) -> str:
-    """A cached folded state of this game at `version` (a cache, never truth)."""
-    return f"{PREFIX}:{{{game_id}}}:snap:{version}"
+def snapshot_key(game_id: str, version: int, tag: str) -> str:
+    """A cached folded state of this game at `version` by code `tag` (a cache, never truth)."""
+    return f"{PREFIX}:{{{game_id}}}:snap:{tag}:{version}"
+
+
+def snapshots_key(game_id: str, tag: str) -> str:
+    """The sorted set of the versions with a cached state by code `tag`."""
+    return f"{PREFIX}:{{{game_id}}}:snaps:{tag}"
+
+
+def summary_key(game_id: str) -> str:
+    """The game's listing summary hash (status, round, version, creation time)."""
+    return f"{PREFIX}:{{{game_id}}}:summary"
 
 
 def index_key(status: str | None = None) -> str:

@@ -109,3 +109,12 @@ class RedisEventStore:
         with backend_errors():
             last = self._client.xrevrange(events_key(game_id), "+", "-", count=1)
         return int(last[0][0].split(b"-", 1)[1]) if last else 0
+
+    def recall(self, game_id: str, idempotency_key: str, fingerprint: str = "") -> int | None:
+        """See service.store.EventStore.recall."""
+        with backend_errors():
+            seen, version = self._client.hmget(idem_key(game_id, idempotency_key),
+                                               "fingerprint", "version")
+        if seen is not None and seen.decode() != fingerprint:
+            raise IdempotencyKeyReused(idempotency_key)
+        return None if seen is None else int(version)

@@ -79,6 +79,11 @@ class EventStore(Protocol):
     def version(self, game_id: str) -> int:
         """The stream's last version (0 for an unknown game)."""
 
+    def recall(self, game_id: str, idempotency_key: str, fingerprint: str = "") -> int | None:
+        """The version the first append with this key produced, or None if the key is unseen
+        (or expired). Raises IdempotencyKeyReused when it was seen with another fingerprint.
+        Lets the application answer a retry before re-deciding an action already applied."""
+
 
 def check_batch(events: list[dict]) -> None:
     """Raise ValueError unless every event has a str `type`, an int `schema` and a dict `data`."""
@@ -142,3 +147,11 @@ class InMemoryEventStore:
         """See EventStore.version."""
         with self._changed:
             return len(self._streams.get(game_id, []))
+
+    def recall(self, game_id: str, idempotency_key: str, fingerprint: str = "") -> int | None:
+        """See EventStore.recall."""
+        with self._changed:
+            seen = self._idem.get((game_id, idempotency_key))
+        if seen is not None and seen[0] != fingerprint:
+            raise IdempotencyKeyReused(idempotency_key)
+        return None if seen is None else seen[1]

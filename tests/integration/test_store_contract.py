@@ -118,6 +118,13 @@ class StoreContract:
             store.append(GAME, [ev(2)], 0, idempotency_key="k", fingerprint="fp")
         assert store.append(GAME, [ev(2)], 1, idempotency_key="k", fingerprint="fp").version == 2
 
+    def test_recall_tells_the_first_result_of_a_key(self, store):
+        assert store.recall(GAME, "k", "fp") is None
+        store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp")
+        assert store.recall(GAME, "k", "fp") == 2
+        with pytest.raises(IdempotencyKeyReused):
+            store.recall(GAME, "k", "other")
+
     def test_idempotency_keys_are_per_game(self, store):
         store.append("a", [ev(1)], 0, idempotency_key="k", fingerprint="fp")
         assert store.append("b", [ev(1)], 0, idempotency_key="k", fingerprint="fp").duplicate is False

@@ -1,0 +1,167 @@
+"""GameService: load -> fold -> decide -> append (expected version, idempotency) -> enqueue
+follow-up jobs (DESIGN §3, docs/architecture.md §2). The reads are in service.queries."""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import secrets
+import time
+
+from domain import (RuleProfile, awaiting, decide, event_from_dict, event_to_dict, fold,
+                    seat_view, start_from_position, start_game)
+from service.errors import Forbidden
+from service.principal import Principal
+from service.queries import RECORD_FORMAT, GameReads
+from service.records import GameRecord
+from service.seating import seat_specs
+from service.store import ConcurrencyError
+from service.tokens import is_admin_key, new_token, token_hash
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 5
+
+
+def fingerprint(seat: int | None, action: dict) -> str:
+    """SHA-256 of the canonical JSON of (seat, action): what an idempotency key stands for."""
+    body = json.dumps({"seat": seat, "action": action}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def decision_rng(rng_seed: str, expected_version: int) -> random.Random:
+    """The RNG of the decision taken at `expected_version` (docs/architecture.md §2 "Seeds")."""
+    return random.Random(f"{rng_seed}:{expected_version}")
+
+
+class GameService(GameReads):
+    """The application service of games; see GameReads for the wiring and the queries."""
+
+    def create_game(self, seats: list[dict], profile: str | dict = "standard", seed: int | None = None,
+                    position: dict | None = None, admin_key: str | None = None) -> dict:
+        """Create a game: `{"id", "version", "admin_token", "seats": [{"seat", "kind", "name",
+        "level", "token" (human seats, shown once)}]}`.
+
+        `seats`: `{"kind": "human"|"bot", "name"?, "level"? ("random"|"basic"|"strong", bots)}`
+        per seat (R1.1). `seed` makes the deals reproducible. `position` (FORMAT.md) needs the
+        server admin key. Raises UnsupportedProfile, ValueError, RuleViolation (position),
+        Forbidden (position without the admin key)."""
+        rule_profile = RuleProfile.from_json(profile)
+        specs = seat_specs(seats, rule_profile.players)
+        rng_seed = str(seed) if seed is not None else secrets.token_hex(16)
+        if position is not None:
+            if not is_admin_key(admin_key, self.admin_key):
+                raise Forbidden("Starting from a position needs the server admin key.")
+            events, origin = start_from_position(position), "position"
+        else:
+            events = start_game(rule_profile, len(specs), decision_rng(rng_seed, 0))
+            origin = "new"
+        return self._create(specs, [event_to_dict(e) for e in events], rng_seed, origin)
+
+    def import_game(self, record: dict, admin_key: str | None) -> dict:
+        """Re-create an exported game (service.queries export format) under a new id, with new
+        tokens, so it can be replayed; returns what create_game returns. Raises Forbidden
+        without the server admin key, ValueError for a record that is not one."""
+        if not is_admin_key(admin_key, self.admin_key):
+            raise Forbidden("Importing a game needs the server admin key.")
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a {RECORD_FORMAT} record")
+        raw = [{k: e[k] for k in ("type", "schema", "data")} for e in record.get("events") or []]
+        if not raw or [e.get("version") for e in record["events"]] != list(range(1, len(raw) + 1)):
+            raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
+        try:
+            fold([event_from_dict(e) for e in raw])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"the record's events do not fold: {error}") from error
+        specs = seat_specs(record.get("seats"), len(record.get("seats") or ()))
+        return self._create(specs, raw, secrets.token_hex(16), "import")
+
+    def act(self, game_id: str, principal: Principal, action: dict,
+            idempotency_key: str | None = None, if_match: int | None = None) -> tuple[int, dict]:
+        """Apply the caller's `action` (FORMAT.md `do`) for its seat: (version, seat view).
+
+        A retry with the same `idempotency_key` returns the first result and appends nothing.
+        With `if_match` the game must be at that version, else ConcurrencyError; without it a
+        conflicting append is re-decided on the newer state (e.g. two seats answering a buy
+        offer at once). Raises GameNotFound, Unauthorized, Forbidden, RuleViolation,
+        ConcurrencyError, IdempotencyKeyReused."""
+        seat = self._seat_of(principal)
+        record = self.records.get(game_id)
+        if not 0 <= seat < len(record.seats):
+            raise Forbidden(f"Seat {seat} is not a seat of this game.")
+        version, state = self._decide_and_append(game_id, record.rng_seed, seat, action,
+                                                 idempotency_key, if_match)
+        return version, seat_view(state, seat)
+
+    def system_act(self, game_id: str, action: dict, expected_version: int) -> tuple[int, object]:
+        """Apply a system action (`score_round`, `close_offer`; seat None) decided at
+        `expected_version`, for workers: (version, state). Raises ConcurrencyError when the game
+        moved on, RuleViolation when nothing awaits the action."""
+        record = self.records.get(game_id)
+        return self._decide_and_append(game_id, record.rng_seed, None, action, None, expected_version)
+
+    def _decide_and_append(self, game_id: str, rng_seed: str, seat: int | None, action: dict,
+                           key: str | None, if_match: int | None) -> tuple[int, object]:
+        stamp = fingerprint(seat, action)
+        if key is not None and (seen := self.store.recall(game_id, key, stamp)) is not None:
+            return self.load(game_id, upto=seen)
+        for _ in range(MAX_ATTEMPTS):
+            version, state = self.load(game_id)
+            if if_match is not None and if_match != version:
+                raise ConcurrencyError(if_match, version)
+            events = decide(state, seat, action, decision_rng(rng_seed, version))
+            if not events:
+                return version, state
+            try:
+                result = self.store.append(game_id, [event_to_dict(e) for e in events], version,
+                                           key, stamp)
+            except ConcurrencyError:
+                if if_match is not None:
+                    raise
+                continue
+            if result.duplicate:
+                return self.load(game_id, upto=result.version)
+            return result.version, self._appended(game_id, version, state, events)
+        raise ConcurrencyError(version, self.store.version(game_id))
+
+    def _create(self, specs: list[dict], events: list[dict], rng_seed: str, origin: str) -> dict:
+        game_id, created_ms = secrets.token_hex(8), int(time.time() * 1000)
+        tokens = {s["seat"]: new_token() for s in specs if s["kind"] == "human"}
+        admin_token = new_token()
+        self.records.put(GameRecord(
+            id=game_id, seats=tuple(specs), created_ms=created_ms, rng_seed=rng_seed,
+            admin_hash=token_hash(admin_token), origin=origin,
+            seat_hashes={seat: token_hash(token) for seat, token in tokens.items()}))
+        self.store.append(game_id, events, 0)
+        self._appended(game_id, 0, None, [event_from_dict(e) for e in events], created_ms)
+        seats = [{**spec, **({"token": tokens[spec["seat"]]} if spec["seat"] in tokens else {})}
+                 for spec in specs]
+        return {"id": game_id, "version": len(events), "admin_token": admin_token, "seats": seats}
+
+    def _appended(self, game_id: str, before: int, state: object, events: list,
+                  created_ms: int | None = None) -> object:
+        """After an append: cache, index, log, follow-ups. Failures here are logged, never
+        raised: the append stands (the sweeper re-enqueues missing follow-ups, DESIGN §5)."""
+        version = before + len(events)
+        state = fold(events, state)
+        self.loader.remember(game_id, version, state, folded=len(events))
+        log.info("appended game=%s version=%s events=%s", game_id, version,
+                 ",".join(type(e).__name__ for e in events))
+        status, round_ = awaiting(state).status, _round(state)
+        try:
+            if created_ms is not None:
+                self.index.add(game_id, created_ms, version, status, round_)
+            else:
+                self.index.update(game_id, version, status, round_)
+        except Exception:
+            log.exception("index update failed game=%s version=%s", game_id, version)
+        try:
+            self.enqueue_followups(game_id, version, state)
+        except Exception:
+            log.exception("follow-up enqueue failed game=%s version=%s", game_id, version)
+        return state
+
+
+def _round(state: object) -> int | None:
+    """The number of the state's current round (None before the first deal)."""
+    return getattr(getattr(state, "round", None), "number", None)

@@ -1,0 +1,35 @@
+"""Who is calling a game: a seat, the game's admin, or the public (DESIGN §2.3: seat identity
+comes from the token, never from the request body)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.errors import Unauthorized
+from service.records import GameRecord
+from service.tokens import is_admin_key, matches
+
+
+@dataclass(frozen=True)
+class Principal:
+    """`seat`: the seat the caller acts for (None: no seat); `admin`: the game's admin token or
+    the server admin key. `Principal()` is the public. Trusted code (workers) may build
+    `Principal(seat=s)` for a bot seat, which has no token."""
+
+    seat: int | None = None
+    admin: bool = False
+
+
+def authenticate(record: GameRecord, bearer: str | None, admin_key: str | None) -> Principal:
+    """The principal of `bearer` for the game of `record`.
+
+    None -> the public. A seat token of this game -> that seat. The game's admin token or the
+    server admin key (`admin_key`, RUMMY_ADMIN_KEY) -> admin. Raises Unauthorized for any
+    other token (another game's included)."""
+    if bearer is None:
+        return Principal()
+    if matches(bearer, record.admin_hash) or is_admin_key(bearer, admin_key):
+        return Principal(admin=True)
+    for seat, digest in record.seat_hashes.items():
+        if matches(bearer, digest):
+            return Principal(seat=seat)
+    raise Unauthorized("The token is not valid for this game.")

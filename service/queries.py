@@ -1,0 +1,125 @@
+"""The read side of GameService: views, the event feed, replay, export, listing
+(docs/architecture.md §2). Every read folds at most the tail after a snapshot."""
+from __future__ import annotations
+
+from typing import Callable
+
+from domain import awaiting, full_view, public_view, redact, seat_view
+from service.errors import Forbidden, Unauthorized
+from service.index import GameIndex
+from service.loading import GameLoader
+from service.principal import Principal, authenticate
+from service.records import GameRecord, RecordStore
+from service.store import EventStore
+
+RECORD_FORMAT = "contract-rummy/game-record"
+RECORD_FORMAT_VERSION = 1
+Followups = Callable[[str, int, object], None]
+
+
+class GameReads:
+    """Queries of games; the wiring shared with the commands of service.games.GameService.
+
+    `store`: the EventStore; `loader`: state from snapshots + tail; `records`: seating and
+    token hashes; `index`: the listing; `admin_key`: RUMMY_ADMIN_KEY (None refuses admin-only
+    requests); `enqueue_followups(game_id, version, state)`: called after every append;
+    `max_wait_s`: cap of a long poll in seconds.
+    """
+
+    def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
+                 index: GameIndex, admin_key: str | None = None,
+                 enqueue_followups: Followups = lambda game_id, version, state: None,
+                 max_wait_s: float = 60.0, ping: Callable[[], bool] = lambda: True) -> None:
+        self.store, self.loader, self.records, self.index = store, loader, records, index
+        self.admin_key = admin_key
+        self.enqueue_followups = enqueue_followups
+        self.max_wait_s = max_wait_s
+        self.ping = ping
+
+    def authenticate(self, game_id: str, bearer: str | None) -> Principal:
+        """The caller of `game_id` with `bearer` token. Raises GameNotFound, Unauthorized."""
+        return authenticate(self.records.get(game_id), bearer, self.admin_key)
+
+    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object]:
+        """(version, GameState) of the game, after event `upto` if given. Raises GameNotFound."""
+        return self.loader.load(game_id, upto)
+
+    def record(self, game_id: str) -> GameRecord:
+        """The game's seating record. Raises GameNotFound."""
+        return self.records.get(game_id)
+
+    def bot_seats(self, game_id: str) -> tuple[int, ...]:
+        """The seats a bot plays. Raises GameNotFound."""
+        return tuple(s["seat"] for s in self.records.get(game_id).seats if s["kind"] == "bot")
+
+    def list_games(self, status: str | None = None, limit: int = 20, cursor: str | None = None) -> dict:
+        """One page of games, newest first: `{"items": [...], "next_cursor": str | None}`
+        (see service.index.GameIndex.page). Raises ValueError for bad arguments."""
+        return self.index.page(status, limit, cursor)
+
+    def public_view(self, game_id: str) -> tuple[int, dict]:
+        """(version, the public table: no hand, no stock order). Raises GameNotFound."""
+        version, state = self.load(game_id)
+        return version, public_view(state)
+
+    def seat_view(self, game_id: str, principal: Principal) -> tuple[int, dict]:
+        """(version, the caller's seat view with its legal actions). Raises GameNotFound,
+        Unauthorized (no token), Forbidden (a token without a seat: the admin's)."""
+        seat = self._seat_of(principal)
+        version, state = self.load(game_id)
+        return version, seat_view(state, seat)
+
+    def events(self, game_id: str, principal: Principal, after: int = 0, wait_s: float = 0) -> list[dict]:
+        """The events after version `after`, as the caller may see them (DESIGN §2.4): redacted
+        for a seat or the public, whole for the admin. Each carries `"version"`. With `wait_s`
+        > 0 it blocks up to that many seconds (capped at `max_wait_s`) until one exists.
+        Raises GameNotFound."""
+        self.records.get(game_id)
+        wait_s = min(max(wait_s, 0), self.max_wait_s)
+        stored = self.store.wait(game_id, after, wait_s) if wait_s else self.store.read(game_id, after)
+        shown = []
+        for event in stored:
+            raw = {"type": event.type, "schema": event.schema, "data": event.data}
+            shown.append({**(raw if principal.admin else redact(raw, principal.seat)),
+                          "version": event.version})
+        return shown
+
+    def replay(self, game_id: str, principal: Principal, version: int) -> dict:
+        """The table after event `version` (DESIGN §2.5), with `"version"`: the full table for
+        a finished game or the admin, the caller's seat view at that version for a seat, the
+        public view for no token. Raises GameNotFound, ValueError (no such version)."""
+        current, now = self.load(game_id)
+        if not 1 <= version <= current:
+            raise ValueError(f"version must be between 1 and {current}")
+        _, state = self.load(game_id, upto=version)
+        if principal.admin or awaiting(now).status == "finished":
+            view = full_view(state)
+        elif principal.seat is not None:
+            view = seat_view(state, principal.seat)
+        else:
+            view = public_view(state)
+        return {**view, "version": version}
+
+    def export(self, game_id: str, principal: Principal) -> dict:
+        """The full record of a finished game (the admin: any game): `{"format",
+        "format_version", "id", "created_ms", "seats", "version", "events": [{"version",
+        "type", "schema", "data"}]}`. No token hash, no seed. Raises GameNotFound,
+        Unauthorized (no token), Forbidden (a seat of a game not finished)."""
+        record = self.records.get(game_id)
+        if not principal.admin:
+            if principal.seat is None:
+                raise Unauthorized("Exporting a game needs a token of that game.")
+            if awaiting(self.load(game_id)[1]).status != "finished":
+                raise Forbidden("Only a finished game can be exported (or by its admin).")
+        events = [event.to_dict() for event in self.store.read(game_id)]
+        return {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
+                "created_ms": record.created_ms, "seats": record.public_seats(),
+                "version": events[-1]["version"] if events else 0, "events": events}
+
+    @staticmethod
+    def _seat_of(principal: Principal) -> int:
+        if principal.seat is not None:
+            return principal.seat
+        if principal.admin:
+            raise Forbidden("The admin token has no seat; use a seat token.")
+        raise Unauthorized("This needs a seat token.")

@@ -1,0 +1,65 @@
+"""The per-game record kept beside the stream (`rummy:{<game>}:meta`): who sits where, the
+token hashes, the decision seed, the creation time. Not game state: every fact of play is an
+event (DESIGN §2.1); this is the table's seating and credentials."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import redis
+
+from service.errors import GameNotFound
+from service.keys import meta_key
+from service.redis_store import backend_errors
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game's record.
+
+    `seats`: one `{"seat", "kind": "human"|"bot", "name", "level"}` per seat. `created_ms`:
+    creation time, ms since the epoch. `rng_seed`: the secret seed of every decision's RNG
+    (docs/architecture.md §2 "Seeds"). `admin_hash` / `seat_hashes`: SHA-256 of the tokens
+    (service.tokens). `origin`: "new", "position" or "import".
+    """
+
+    id: str
+    seats: tuple[dict, ...]
+    created_ms: int
+    rng_seed: str
+    admin_hash: str
+    seat_hashes: dict[int, str] = field(default_factory=dict)
+    origin: str = "new"
+
+    def public_seats(self) -> list[dict]:
+        """The seats as anyone may see them (no token)."""
+        return [dict(seat) for seat in self.seats]
+
+
+class RecordStore:
+    """Game records in Redis hashes, one per game."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._client = client
+
+    def put(self, record: GameRecord) -> None:
+        """Write `record` (a new game id: records are never changed)."""
+        mapping = {"seats": json.dumps(record.seats), "created_ms": record.created_ms,
+                   "rng_seed": record.rng_seed, "admin_hash": record.admin_hash,
+                   "seat_hashes": json.dumps(record.seat_hashes), "origin": record.origin}
+        with backend_errors():
+            self._client.hset(meta_key(record.id), mapping=mapping)
+
+    def get(self, game_id: str) -> GameRecord:
+        """The record of `game_id`. Raises GameNotFound."""
+        with backend_errors():
+            raw = self._client.hgetall(meta_key(game_id))
+        if not raw:
+            raise GameNotFound(game_id)
+        fields = {key.decode(): value.decode() for key, value in raw.items()}
+        return GameRecord(
+            id=game_id, seats=tuple(json.loads(fields["seats"])),
+            created_ms=int(fields["created_ms"]), rng_seed=fields["rng_seed"],
+            admin_hash=fields["admin_hash"],
+            seat_hashes={int(seat): digest for seat, digest in json.loads(fields["seat_hashes"]).items()},
+            origin=fields["origin"])

@@ -1,0 +1,109 @@
+"""Snapshots of folded game state keyed by (game, version), so that serving a long game folds
+only the tail of its stream (DESIGN §4). They are a cache, never truth: delete any or all of
+them and every answer stays the same, only slower.
+
+Two layers: an in-process LRU of the latest state per game (the common case: the next request
+folds only what was appended since), and pickles in Redis every `every` events
+(`rummy:{<game>}:snap:<version>`, versions listed in `rummy:{<game>}:snaps`) so that a fresh
+process or a replay at version N starts near N. Redis is trusted like the streams it holds;
+pickles from another code version are ignored (their key carries a digest of domain/state.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+import redis
+
+import domain.state
+from service.keys import snapshot_key, snapshots_key
+
+log = logging.getLogger(__name__)
+CODE_TAG = hashlib.sha256(Path(domain.state.__file__).read_bytes()).hexdigest()[:12]
+SNAPSHOT_TTL_S = 7 * 24 * 3600
+
+
+class MemorySnapshots:
+    """The latest folded state of up to `max_games` games, least recently used evicted."""
+
+    def __init__(self, max_games: int = 512) -> None:
+        self._latest: OrderedDict[str, tuple[int, object]] = OrderedDict()
+        self._max = max_games
+        self._lock = threading.Lock()
+
+    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object] | None:
+        """The cached (version, state) if its version is <= `upto` (None: any), else None."""
+        with self._lock:
+            hit = self._latest.get(game_id)
+            if hit is None or (upto is not None and hit[0] > upto):
+                return None
+            self._latest.move_to_end(game_id)
+            return hit
+
+    def save(self, game_id: str, version: int, state: object, folded: int) -> None:
+        """Remember `state` at `version` if it is newer than what is cached."""
+        with self._lock:
+            hit = self._latest.get(game_id)
+            if hit is None or hit[0] < version:
+                self._latest[game_id] = (version, state)
+            self._latest.move_to_end(game_id)
+            while len(self._latest) > self._max:
+                self._latest.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._latest.clear()
+
+
+class RedisSnapshots:
+    """Pickled states in Redis, one whenever a multiple of `every` versions is crossed.
+    Redis errors are logged and treated as misses: a cache never fails a request."""
+
+    def __init__(self, client: redis.Redis, every: int = 100) -> None:
+        self._client = client
+        self.every = every
+
+    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object] | None:
+        """The newest stored (version, state) with version <= `upto` (None: any), else None."""
+        try:
+            found = self._client.zrevrangebyscore(snapshots_key(game_id, CODE_TAG),
+                                                  "+inf" if upto is None else upto, 1, start=0, num=1)
+            blob = found and self._client.get(snapshot_key(game_id, int(found[0]), CODE_TAG))
+            return (int(found[0]), pickle.loads(blob)) if blob else None
+        except (redis.RedisError, pickle.UnpicklingError, AttributeError, ImportError) as error:
+            log.warning("snapshot load failed game=%s: %s", game_id, error)
+            return None
+
+    def save(self, game_id: str, version: int, state: object, folded: int) -> None:
+        """Store `state` at `version` if the last `folded` events crossed a multiple of `every`."""
+        if version // self.every == (version - folded) // self.every:
+            return
+        try:
+            pipe = self._client.pipeline(transaction=False)
+            pipe.set(snapshot_key(game_id, version, CODE_TAG), pickle.dumps(state), ex=SNAPSHOT_TTL_S)
+            pipe.zadd(snapshots_key(game_id, CODE_TAG), {str(version): version})
+            pipe.expire(snapshots_key(game_id, CODE_TAG), SNAPSHOT_TTL_S)
+            pipe.execute()
+        except redis.RedisError as error:
+            log.warning("snapshot save failed game=%s version=%s: %s", game_id, version, error)
+
+
+class Snapshots:
+    """Layers in order (memory, then Redis): the first hit wins; saves go to every layer."""
+
+    def __init__(self, *layers: MemorySnapshots | RedisSnapshots) -> None:
+        self.layers = layers
+
+    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object] | None:
+        """The first layer's cached (version, state) with version <= `upto`, or None."""
+        return next((hit for layer in self.layers if (hit := layer.load(game_id, upto))), None)
+
+    def save(self, game_id: str, version: int, state: object, folded: int) -> None:
+        """Offer `state` at `version` (reached by folding `folded` events) to every layer."""
+        for layer in self.layers:
+            layer.save(game_id, version, state, folded)
