@@ -1,0 +1,77 @@
+"""Buying out of turn (RULES.md §6): offers, answers, resolution, penalty cards."""
+from __future__ import annotations
+
+import random
+
+from domain.decide_common import (
+    Batch, draw_from_stock, require_in_play, require_seat, supply_stock_card,
+)
+from domain.errors import RuleViolation
+from domain.events import BuyPassed, BuyRequested, CardBought, Event, OfferClosed, OfferOpened
+from domain.offers import PENDING, outcome, purchase_payable, waiting_for
+from domain.state import GameState
+
+
+def offer_or_draw(batch: Batch, rng: random.Random, barred: int | None) -> None:
+    """Offer the discard top (R6.1, R6.4) if a purchase could be paid (R6.8); otherwise
+    buying is over and the active seat takes the stock top (R5.3, R6.5, R10.2)."""
+    rnd, profile = batch.round, batch.state.profile
+    if rnd.discard and profile.buying and purchase_payable(rnd, profile.penalty_cards_per_purchase):
+        batch.add(OfferOpened(card=rnd.discard[-1], barred=barred))
+    else:
+        draw_from_stock(batch, rng)
+
+
+def answer(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
+    """`{"type": "buy"}` / `{"type": "pass"}` from a non-active seat (R6.2, R6.9).
+
+    Raises RuleViolation R6.1 (no card is offered), R6.7 (the active seat never buys), R6.4
+    (bought the previous card of this chain) or R6.9 (already answered this offer).
+    """
+    rnd = require_in_play(state)
+    seat = require_seat(state, seat)
+    offer = rnd.offer
+    if offer is None:
+        raise RuleViolation("R6.1", "no card is offered for sale now")
+    if seat == rnd.turn:
+        raise RuleViolation("R6.7", "the active player never buys: take the discard or the stock")
+    if seat == offer.barred:
+        raise RuleViolation("R6.4", "you bought the previous card: no two purchases in a row")
+    if seat in offer.buyers or seat in offer.passed:
+        raise RuleViolation("R6.9", "you have answered this offer already")
+    batch = Batch(state)
+    batch.add(BuyRequested(seat=seat) if action["type"] == "buy" else BuyPassed(seat=seat))
+    resolve(batch, rng)
+    return batch.events
+
+
+def close_offer(state: GameState, seat: None, action: dict, rng: random.Random) -> list[Event]:
+    """System action at the offer deadline: every seat still owing an answer passes (R6.9).
+
+    Raises RuleViolation R6.9 when no offer is open.
+    """
+    rnd = require_in_play(state)
+    if rnd.offer is None:
+        raise RuleViolation("R6.9", "no buy offer is open")
+    batch = Batch(state)
+    for silent in waiting_for(rnd.offer, rnd.turn, state.seats):
+        batch.add(BuyPassed(seat=silent))
+    resolve(batch, rng)
+    return batch.events
+
+
+def resolve(batch: Batch, rng: random.Random) -> None:
+    """Close the offer once its outcome is certain (R6.9): the purchase with its penalty card
+    (R6.3) and the next offer (R6.4), or, when all declined, the active seat's draw (R6.5)."""
+    rnd = batch.round
+    offer = rnd.offer
+    buyer = outcome(offer, rnd.turn, batch.state.seats)
+    if buyer == PENDING:
+        return
+    batch.add(OfferClosed(card=offer.card, buyer=buyer))
+    if buyer is None:
+        draw_from_stock(batch, rng)
+        return
+    supply_stock_card(batch, rng, keep=2)  # R6.8 made sure the penalty card exists
+    batch.add(CardBought(seat=buyer, card=offer.card, penalty=batch.round.stock[0]))
+    offer_or_draw(batch, rng, barred=buyer)

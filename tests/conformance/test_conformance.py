@@ -1,0 +1,28 @@
+"""Every conformance case file (shared cases and our extra ones) passes through run_case."""
+import json
+from pathlib import Path
+
+import pytest
+
+from domain.conformance import run_case
+
+HERE = Path(__file__).parent
+CASE_FILES = sorted(HERE.glob("cases/*.json")) + sorted(HERE.glob("cases_extra/*.json"))
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_case_passes(path):
+    result = run_case(json.loads(path.read_text()))
+    assert result.passed, "\n".join(result.failures)
+
+
+def test_all_shared_cases_are_present():
+    assert len(list(HERE.glob("cases/*.json"))) == 63
+
+
+def test_a_wrong_expectation_fails():
+    case = json.loads((HERE / "cases" / "r6.5-all-pass-then-stock.json").read_text())
+    case["final"]["discard_top"] = "2C"
+    result = run_case(case)
+    assert not result.passed
+    assert result.failures == ["discard_top: got '9H', expected '2C'"]

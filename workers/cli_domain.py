@@ -1,0 +1,62 @@
+"""`rummy conformance` and `rummy simulate`: the rules engine from the command line."""
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import click
+
+from domain.conformance import run_case
+
+
+def _case_files(paths: tuple[str, ...]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        files += sorted(path.glob("*.json")) if path.is_dir() else [path]
+    return files
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+def conformance(paths: tuple[str, ...]) -> None:
+    """Run conformance case files (or folders of them); exit 1 if any fails."""
+    passed = failed = 0
+    for path in _case_files(paths):
+        case = json.loads(path.read_text())
+        result = run_case(case)
+        if result.passed:
+            passed += 1
+            click.echo(f"PASS {result.id}")
+        else:
+            failed += 1
+            click.echo(f"FAIL {result.id}: {'; '.join(result.failures)}")
+    click.echo(f"{passed} passed, {failed} failed")
+    raise SystemExit(1 if failed else 0)
+
+
+@click.command()
+@click.option("--games", default=10, show_default=True, help="games to play")
+@click.option("--seed", default=0, show_default=True, help="seed of the first game")
+@click.option("--levels", default="basic,basic,basic,basic", show_default=True,
+              help="bot level of each seat, comma separated")
+def simulate(games: int, seed: int, levels: str) -> None:
+    """Play N in-process games of four bots; print mean penalty, turns per round, speed."""
+    from domain.simulation import play_game
+
+    seat_levels = tuple(levels.split(","))
+    totals, rounds, turns = [0] * len(seat_levels), 0, 0
+    started = time.perf_counter()
+    with click.progressbar(range(games), label="games") as bar:
+        for number in bar:
+            result = play_game(seat_levels, random.Random(seed + number))
+            totals = [a + b for a, b in zip(totals, result.totals)]
+            rounds += len(result.turns_per_round)
+            turns += sum(result.turns_per_round)
+    elapsed = time.perf_counter() - started
+    for seat, total in enumerate(totals):
+        click.echo(f"seat {seat} ({seat_levels[seat]}): mean penalty {total / games:.1f}")
+    click.echo(f"mean turns per round: {turns / max(rounds, 1):.1f}")
+    click.echo(f"games per second: {games / elapsed:.2f}")
