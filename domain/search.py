@@ -1,0 +1,384 @@
+"""Finding an opening in a hand, and measuring how far a hand is from one (R4.2, R4.3, R8.2).
+
+Rounds 1-6 need the contract at minimum lengths (groups of 3, runs of 4), so the search is a
+branch and bound over the few run windows (suit, low rank) a hand nearly fills, then a greedy
+choice of groups from rank counts: a group only cares how many naturals of a rank are left
+and the marginal cost of each further group of a rank never falls, so the cheapest groups are
+simply the cheapest marginals. Round 7 lays the whole hand as three runs: a small dynamic
+programme per suit over rank positions 1..14 decides where runs start and stop.
+
+Jokers: the deck holds three (R1.2), so a meld of four or more never lacks a natural and
+at most one group ever needs to borrow a natural from a run; the search relies on that.
+"""
+
+from functools import lru_cache
+
+from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, joker_as, number_and_suit
+from domain.contracts import CONTRACTS, FINAL_ROUND
+from domain.melds import GROUP, RUN
+
+_RUN_LEN = 4
+_GROUP_LEN = 3
+_LOWS = range(1, ACE_HIGH - _RUN_LEN + 2)  # A-2-3-4 .. J-Q-K-A
+
+
+def find_opening(round_, hand):
+    """Return a legal opening for ``round_`` made of ``hand``'s cards, or None if there is none.
+
+    ``hand`` is a sequence of card codes (a multiset). The result is a list of melds, each a
+    list of codes in FORMAT.md notation (runs low to high, ``"JK=<card>"`` in runs, ``"JK"``
+    in groups), accepted by :func:`domain.contracts.check_opening`. Rounds 1-6: exactly the
+    contract, every meld at its minimum length (R4.2), same-suit runs apart (R4.3). Round 7:
+    the whole hand as three runs (R8.2, R4.3). Deterministic for a given multiset.
+    """
+    key = tuple(sorted(hand))
+    if round_ == FINAL_ROUND:
+        plan = _final_plan(key)
+    else:
+        plan = _contract_plan(CONTRACTS[round_], key, True)[1]
+    return None if plan is None else [list(meld) for meld in plan]
+
+
+def deficit(round_, hand):
+    """The fewest cards ``hand`` lacks to hold its round's contract, jokers used as wild.
+
+    0 exactly when rounds 1-6 can open (see :func:`find_opening`). Each missing card is one a
+    later draw must supply; a meld with no natural at all counts at least one. For round 7 it
+    measures three runs of four (R8.2) and ignores the rule that every card be used, so a bot
+    still has to shed the extra cards. Cached per multiset: bots ask about many near hands.
+    """
+    return _deficit(round_, tuple(sorted(hand)))
+
+
+@lru_cache(maxsize=65536)
+def _deficit(round_, key):
+    kinds = CONTRACTS[round_]
+    if round_ == FINAL_ROUND:
+        kinds = (RUN, RUN, RUN)
+    return _contract_plan(kinds, key, False)[0]
+
+
+# -- rounds 1-6: the contract at minimum lengths --------------------------------------------
+
+def _tally(hand):
+    """(jokers, counts[suit][rank 1..13], totals[rank]) of a hand."""
+    counts = [[0] * 14 for _ in SUITS]
+    totals = [0] * 14
+    jokers = 0
+    for code in hand:
+        if code == JOKER:
+            jokers += 1
+            continue
+        number, suit = number_and_suit(code)
+        counts[_SUIT_INDEX[suit]][number] += 1
+        totals[number] += 1
+    return jokers, counts, totals
+
+
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+
+
+def _rank(position):
+    return 1 if position == ACE_HIGH else position
+
+
+def _windows(counts, max_holes):
+    """Run windows (holes, suit index, low) with at least one natural, fewest holes first."""
+    out = []
+    for si, row in enumerate(counts):
+        for low in _LOWS:
+            have = sum(1 for p in range(low, low + _RUN_LEN) if row[_rank(p)])
+            if have and _RUN_LEN - have <= max_holes:
+                out.append((_RUN_LEN - have, si, low))
+    out.sort()
+    return out
+
+
+def _contract_plan(kinds, hand, stop_at_zero):
+    """Branch and bound over run windows, then greedy groups.
+
+    Minimises ``max(holes - jokers, melds without a natural)``, the number of cards still to
+    draw. With ``stop_at_zero`` only plans of cost 0 matter (an opening now). Returns
+    ``(cost, melds or None)``; melds are built only for cost 0.
+    """
+    n_groups, n_runs = kinds.count(GROUP), kinds.count(RUN)
+    jokers, counts, totals = _tally(hand)
+    windows = _windows(counts, jokers if stop_at_zero else _RUN_LEN - 1)
+    if not stop_at_zero:
+        windows.append((_RUN_LEN, None, None))  # a run still to be drawn entirely
+    group_floor = _groups(totals, n_groups, ())[0]
+    worst = _RUN_LEN * n_runs + _GROUP_LEN * n_groups
+    best = [1 if stop_at_zero else worst + 1, None]
+    chosen = []  # (suit index, low, taken ranks by position or 0)
+
+    def descend(i, first, holes, empty):
+        if empty >= best[0]:
+            return
+        if i == n_runs:
+            settle(holes, empty)
+            return
+        for w in range(first, len(windows)):
+            floor, si, low = windows[w]
+            if holes + floor * (n_runs - i) + group_floor - jokers >= best[0]:
+                break  # windows are sorted by holes: none further can do better
+            if si is None:
+                chosen.append((None, None, ()))
+                descend(i + 1, w, holes + _RUN_LEN, empty + 1)
+                chosen.pop()
+            elif not _touches(chosen, si, low):
+                taken = _take(counts[si], totals, low)
+                have = sum(1 for r in taken if r)
+                chosen.append((si, low, taken))
+                descend(i + 1, w, holes + _RUN_LEN - have, empty + (have == 0))
+                chosen.pop()
+                _give_back(counts[si], totals, taken)
+            if best[0] == 0 and stop_at_zero:
+                return
+
+    def settle(holes, empty):
+        cost, zero, plan = _groups(totals, n_groups, ())
+        if zero:  # a group without a natural may borrow one from a run
+            cost, zero, plan = _groups(totals, n_groups, _lendable(chosen))
+        total = max(holes + cost - jokers, empty + zero)
+        if total < best[0]:
+            best[0] = total
+            if total == 0:
+                best[1] = _build_contract(chosen, plan, counts)
+
+    descend(0, 0, 0, 0)
+    return best[0], best[1]
+
+
+def _touches(chosen, si, low):
+    """R4.3: a run of the same suit ending just below or starting just above this window."""
+    return any(s == si and (other == low + _RUN_LEN or low == other + _RUN_LEN)
+               for s, other, _ in chosen)
+
+
+def _take(row, totals, low):
+    """Take the window's naturals from the counts; return the rank taken per position (0: hole)."""
+    taken = []
+    for p in range(low, low + _RUN_LEN):
+        r = _rank(p)
+        if row[r]:
+            row[r] -= 1
+            totals[r] -= 1
+            taken.append(r)
+        else:
+            taken.append(0)
+    return tuple(taken)
+
+
+def _give_back(row, totals, taken):
+    for r in taken:
+        if r:
+            row[r] += 1
+            totals[r] += 1
+
+
+def _lendable(chosen):
+    """Ranks a run can lend to a group and keep a natural (R3.3): {rank: run index}."""
+    out = {}
+    for index, (_, _, taken) in enumerate(chosen):
+        if sum(1 for r in taken if r) >= 2:
+            for r in taken:
+                if r:
+                    out.setdefault(r, index)
+    return out
+
+
+def _groups(totals, n_groups, lendable):
+    """Cheapest ``n_groups`` groups from rank totals: ``(holes, groups without natural, plan)``.
+
+    ``plan`` lists ``(rank, borrowed)`` per group, rank 0 for a group still to be drawn.
+    Marginal holes of the j-th group of a rank with c naturals: max(0, 3j-c) minus the same for
+    j-1; they never fall, so the k smallest marginals are the best k groups. A group with no
+    natural left costs 3 holes; it is one natural short unless it borrows from a run.
+    """
+    if not n_groups:
+        return 0, 0, ()
+    items = []
+    for r in range(1, 14):
+        c = totals[r]
+        before = 0
+        for j in range(1, min(n_groups, c) + 1):
+            now = max(0, _GROUP_LEN * j - c)
+            items.append((now - before, 0, r, False))
+            before = now
+    items.extend((_GROUP_LEN, 0, r, True) for r in lendable)
+    items.extend([(_GROUP_LEN, 1, 0, False)] * n_groups)
+    items.sort()
+    holes = zero = 0
+    plan = []
+    borrowed = False
+    for cost, missing, r, borrow in items:
+        if len(plan) == n_groups:
+            break
+        if borrow and borrowed:
+            continue  # one run natural lent is all three jokers can ever pay for
+        borrowed = borrowed or borrow
+        holes += cost
+        zero += missing
+        plan.append((r, borrow))
+    return holes, zero, tuple(plan)
+
+
+def _build_contract(chosen, plan, counts):
+    """Card lists for the chosen windows and group plan (cost 0: holes are all jokers)."""
+    runs = []
+    for si, low, taken in chosen:
+        suit = SUITS[si]
+        runs.append([card_at(p, suit) if r else joker_as(card_at(p, suit))
+                     for p, r in zip(range(low, low + _RUN_LEN), taken)])
+    groups = []
+    for r, borrow in plan:
+        if borrow:
+            groups.append([_borrow(runs, r), JOKER, JOKER])
+    per_rank = {}
+    for r, borrow in plan:
+        if not borrow:
+            per_rank[r] = per_rank.get(r, 0) + 1
+    for r, n in sorted(per_rank.items()):
+        groups.extend(_deal_rank(counts, r, n))
+    return groups + runs
+
+
+def _borrow(runs, r):
+    """Swap the natural of rank ``r`` out of a run that keeps another natural; return it."""
+    for run in runs:
+        if sum(1 for e in run if e[:2] != JOKER) < 2:
+            continue
+        for i, entry in enumerate(run):
+            if entry[:2] != JOKER and number_and_suit(entry)[0] == r:
+                run[i] = joker_as(entry)
+                return entry
+    raise AssertionError("no run could lend a natural")  # _lendable promised one
+
+
+def _deal_rank(counts, r, n):
+    """Split the remaining naturals of rank ``r`` into ``n`` groups of 3, jokers filling."""
+    cards = [card_at(r, suit) for si, suit in enumerate(SUITS) for _ in range(counts[si][r])]
+    groups = []
+    for i in range(n):
+        size = min(_GROUP_LEN, len(cards) - (n - i - 1))  # leave one for each later group
+        group, cards = cards[:size], cards[size:]
+        groups.append(group + [JOKER] * (_GROUP_LEN - size))
+    return groups
+
+
+# -- round 7: the whole hand as three runs --------------------------------------------------
+
+def _final_plan(hand):
+    """Three runs using every card of ``hand`` (R8.2), same-suit runs apart (R4.3), or None."""
+    jokers, counts, _ = _tally(hand)
+    suits = [si for si in range(len(SUITS)) if any(counts[si])]
+    if not suits or len(suits) > 3:
+        return None
+    for runs_per_suit in _splits(3, len(suits), 1):
+        for jokers_per_suit in _splits(jokers, len(suits), 0):
+            spans = []
+            for si, m, j in zip(suits, runs_per_suit, jokers_per_suit):
+                found = _suit_runs(tuple(counts[si]), m, j)
+                if found is None:
+                    break
+                spans.append((si, found))
+            else:
+                return _build_final(spans)
+    return None
+
+
+def _splits(total, parts, least):
+    """Every tuple of ``parts`` integers >= ``least`` summing to ``total``."""
+    if parts == 1:
+        return [(total,)] if total >= least else []
+    return [(first,) + rest for first in range(least, total + 1)
+            for rest in _splits(total - first, parts - 1, least)]
+
+
+@lru_cache(maxsize=4096)
+def _suit_runs(row, n_runs, n_jokers):
+    """Runs of one suit covering exactly its naturals: ``(intervals, need)`` or None.
+
+    ``row[r]`` counts the suit's naturals of rank r (1..13); exactly ``n_jokers`` fill the
+    rest. Each ace goes low (position 1) or high (14); ``need[p]`` is then the naturals at
+    position p. ``intervals`` are ``(low, high)`` positions of ``n_runs`` runs, each at least 4
+    long, no two meeting end to start (R4.3).
+    """
+    aces = row[1]
+    for low_aces in range(aces, -1, -1):
+        need = list(row) + [aces - low_aces]
+        need[1] = low_aces
+        need = tuple(need)
+        found = _cover(need, n_runs, n_jokers)
+        if found is not None:
+            return found, need
+    return None
+
+
+def _cover(need, n_runs, n_jokers):
+    """Positional DP over positions 1..14: at each boundary close runs or start runs, not both.
+
+    Closing a run that ends at p-1 and starting one at p would make them contiguous (R4.3);
+    runs that overlap are fine. Returns the intervals or None.
+    """
+    later = [0] * 16
+    for p in range(ACE_HIGH, 0, -1):
+        later[p] = later[p + 1] + need[p]
+    memo = {}
+
+    def step(p, opened, runs_left, jokers_left):
+        if p > ACE_HIGH:
+            done = runs_left == 0 and jokers_left == 0 and all(p - s >= _RUN_LEN for s in opened)
+            return [(s, ACE_HIGH) for s in opened] if done else None
+        if not opened and not runs_left:
+            return [] if later[p] == 0 and jokers_left == 0 else None
+        key = (p, opened, runs_left, jokers_left)
+        if key not in memo:
+            memo[key] = branch(p, opened, runs_left, jokers_left)
+        return memo[key]
+
+    def branch(p, opened, runs_left, jokers_left):
+        may_start = runs_left if p <= ACE_HIGH - _RUN_LEN + 1 else 0
+        for closing, still in _closings(opened, p):
+            for n_new in range(0, (0 if closing else may_start) + 1):
+                now = still + (p,) * n_new
+                holes = len(now) - need[p]
+                if holes < 0 or holes > jokers_left:
+                    continue
+                rest = step(p + 1, now, runs_left - n_new, jokers_left - holes)
+                if rest is not None:
+                    return [(s, p - 1) for s in closing] + rest
+        return None
+
+    return step(1, (), n_runs, n_jokers)
+
+
+def _closings(opened, p):
+    """``(closing, still_open)`` splits of the open runs (their starts) ending at p-1.
+
+    Only runs at least 4 long may close; the empty closing comes first.
+    """
+    seen = {}
+    for mask in range(1 << len(opened)):
+        closing = tuple(s for i, s in enumerate(opened) if mask >> i & 1)
+        if all(p - s >= _RUN_LEN for s in closing) and closing not in seen:
+            seen[closing] = tuple(s for i, s in enumerate(opened) if not mask >> i & 1)
+    return sorted(seen.items(), key=lambda item: len(item[0]))
+
+
+def _build_final(spans):
+    """Card lists: each position gets a natural while the suit has one there, else a joker."""
+    melds = []
+    for si, (intervals, need) in spans:
+        suit = SUITS[si]
+        left = list(need)
+        for low, high in intervals:
+            run = []
+            for p in range(low, high + 1):
+                if left[p]:
+                    left[p] -= 1
+                    run.append(card_at(p, suit))
+                else:
+                    run.append(joker_as(card_at(p, suit)))
+            melds.append(run)
+    return melds
