@@ -11,9 +11,11 @@ from workers.cli_play_bots import play_bots  # noqa: E402  (subcommands register
 from workers.cli_worker import worker  # noqa: E402
 from api.cli import openapi  # noqa: E402
 from workers.cli_domain import conformance, simulate  # noqa: E402
+from workers.cli_serve import serve  # noqa: E402
 
 main.add_command(worker)
 main.add_command(play_bots)
 main.add_command(openapi)
 main.add_command(conformance)
 main.add_command(simulate)
+main.add_command(serve)

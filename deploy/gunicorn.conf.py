@@ -1,0 +1,19 @@
+"""gunicorn settings for the API (`gunicorn -c deploy/gunicorn.conf.py 'api:create_app()'`).
+
+Threaded workers (gthread): long polls and SSE streams hold a thread, not a process.
+Graceful shutdown: on SIGTERM workers stop accepting and finish requests for up to
+`graceful_timeout` seconds. Environment: RUMMY_BIND (default 127.0.0.1:8000; 0.0.0.0:8000 in
+containers), WEB_CONCURRENCY (processes), RUMMY_THREADS (threads per process).
+"""
+import os
+
+bind = os.environ.get("RUMMY_BIND", "127.0.0.1:8000")
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("RUMMY_THREADS", "16"))
+timeout = 60
+graceful_timeout = 20
+keepalive = 5
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("RUMMY_LOG_LEVEL", "info")

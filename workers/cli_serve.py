@@ -1,0 +1,170 @@
+"""`rummy serve` (what `make run` calls, DESIGN §7): the whole service in the foreground.
+
+When REDIS_URL is unset it first starts an embedded valkey-server (`python -m
+service.embedded`, temporary directory, 127.0.0.1). Then gunicorn serving `api:create_app()`
+(deploy/gunicorn.conf.py, threaded workers) and the RQ worker (`rummy worker`) when the
+workers package provides it. Every child runs in its own process group (session), so Ctrl-C
+reaches only this supervisor, which stops the children in reverse order: SIGTERM to the whole
+group, SIGKILL after the grace period. On Linux each child also gets SIGTERM if the supervisor
+itself dies (PR_SET_PDEATHSIG), so none is left orphaned.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+PR_SET_PDEATHSIG = 1
+STARTUP_TIMEOUT_S = 30.0
+
+
+@dataclass
+class Child:
+    """A supervised child process, leader of its own process group."""
+
+    name: str
+    proc: subprocess.Popen
+    grace_s: float
+
+
+class Supervisor:
+    """Starts children in their own sessions and stops them all, last started first."""
+
+    def __init__(self) -> None:
+        self.children: list[Child] = []
+        self.stopping = False
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, self._on_signal)
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        self.stopping = True
+
+    def spawn(self, name: str, argv: list[str], env: dict, grace_s: float, **popen) -> Child:
+        """Start `argv` as `name`; `grace_s`: seconds between SIGTERM and SIGKILL at stop."""
+        proc = subprocess.Popen(argv, env=env, start_new_session=True,
+                                preexec_fn=_die_with_parent(os.getpid()), **popen)
+        child = Child(name, proc, grace_s)
+        self.children.append(child)
+        return child
+
+    def watch(self) -> int:
+        """Wait until a signal arrives (exit 0) or a child exits by itself (exit 1)."""
+        while not self.stopping:
+            for child in self.children:
+                if child.proc.poll() is not None:
+                    click.echo(f"rummy serve: {child.name} exited with {child.proc.returncode}", err=True)
+                    return 1
+            time.sleep(0.2)
+        return 0
+
+    def stop_all(self) -> None:
+        """Stop every child, last started first; never returns before all are gone."""
+        for child in reversed(self.children):
+            _stop(child)
+        self.children.clear()
+
+
+def _die_with_parent(parent: int):
+    """preexec_fn: ask Linux to SIGTERM the child when the supervisor dies."""
+    def arm() -> None:
+        if sys.platform.startswith("linux"):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+            if os.getppid() != parent:  # the supervisor died before the call above
+                os.kill(os.getpid(), signal.SIGTERM)
+    return arm
+
+
+def _signal_group(pgid: int, signum: int) -> bool:
+    try:
+        os.killpg(pgid, signum)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _stop(child: Child) -> None:
+    """SIGTERM the child's group, wait `grace_s`, SIGKILL what is left of the group."""
+    pgid = child.proc.pid
+    _signal_group(pgid, signal.SIGTERM)
+    try:
+        child.proc.wait(child.grace_s)
+    except subprocess.TimeoutExpired:
+        _signal_group(pgid, signal.SIGKILL)
+        child.proc.wait()
+    deadline = time.monotonic() + 2
+    while _signal_group(pgid, 0) and time.monotonic() < deadline:
+        time.sleep(0.05)  # grandchildren (gunicorn workers, valkey-server) finishing
+    _signal_group(pgid, signal.SIGKILL)
+
+
+def _read_line(supervisor: Supervisor, child: Child, timeout_s: float) -> str | None:
+    """The child's first stdout line, or None on timeout, exit or a stop signal."""
+    deadline = time.monotonic() + timeout_s
+    while not supervisor.stopping and time.monotonic() < deadline and child.proc.poll() is None:
+        ready, _, _ = select.select([child.proc.stdout], [], [], 0.2)
+        if ready:
+            return child.proc.stdout.readline().decode().strip() or None
+    return None
+
+
+def _wait_healthy(supervisor: Supervisor, url: str, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not supervisor.stopping and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=1) as response:
+                return response.status == 200
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def _has_worker_command() -> bool:
+    from workers.cli import main
+
+    return "worker" in main.commands
+
+
+@click.command("serve")
+@click.option("--bind", default="127.0.0.1:8000", show_default=True, help="host:port of the API.")
+@click.option("--worker/--no-worker", default=True, show_default=True,
+              help="Also run the RQ worker (bots, scoring, deadlines).")
+def serve(bind: str, worker: bool) -> None:
+    """Run the API (gunicorn) and the worker; an embedded Redis when REDIS_URL is unset."""
+    supervisor = Supervisor()
+    env = {**os.environ, "RUMMY_BIND": bind, "PYTHONUNBUFFERED": "1"}
+    try:
+        code = _run(supervisor, env, bind, worker)
+    finally:
+        supervisor.stop_all()
+        click.echo("rummy serve: stopped")
+    sys.exit(code)
+
+
+def _run(supervisor: Supervisor, env: dict, bind: str, worker: bool) -> int:
+    if not env.get("REDIS_URL"):
+        redis = supervisor.spawn("redis", [sys.executable, "-m", "service.embedded"], env, 10,
+                                 stdout=subprocess.PIPE)
+        env["REDIS_URL"] = _read_line(supervisor, redis, STARTUP_TIMEOUT_S) or ""
+        if not env["REDIS_URL"]:
+            return 0 if supervisor.stopping else 1
+        click.echo(f"redis   {env['REDIS_URL']} (embedded, temporary, not persistent)")
+    supervisor.spawn("api", [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
+                             "api:create_app()"], env, 30)
+    if worker and _has_worker_command():
+        supervisor.spawn("worker", [sys.executable, "-c", "from workers.cli import main; main()",
+                                    "worker"], env, 30)
+    url = f"http://{bind}"
+    if _wait_healthy(supervisor, url, STARTUP_TIMEOUT_S):
+        click.echo(f"api     {url}/v1/games\ndocs    {url}/docs\nopenapi {url}/openapi.json\n"
+                   "Ctrl-C stops everything.")
+    return supervisor.watch()
