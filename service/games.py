@@ -49,13 +49,13 @@ class GameService(GameReads):
         rule_profile = RuleProfile.from_json(profile)
         specs = seat_specs(seats, rule_profile.players)
         rng_seed = str(seed) if seed is not None else secrets.token_hex(16)
+        rng = decision_rng(rng_seed, 0)
         if position is not None:
             if not is_admin_key(admin_key, self.admin_key):
                 raise Forbidden("Starting from a position needs the server admin key.")
-            events, origin = start_from_position(position), "position"
+            events, origin = start_from_position(position, rng), "position"
         else:
-            events = start_game(rule_profile, len(specs), decision_rng(rng_seed, 0))
-            origin = "new"
+            events, origin = start_game(rule_profile, len(specs), rng, seed=rng_seed), "new"
         return self._create(specs, [event_to_dict(e) for e in events], rng_seed, origin)
 
     def import_game(self, record: dict, admin_key: str | None) -> dict:

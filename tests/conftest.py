@@ -31,3 +31,32 @@ def redis_client(redis_url):
     client.flushdb()
     yield client
     client.close()
+
+
+ADMIN_KEY = "test-admin-key"
+
+
+@pytest.fixture
+def admin_key():
+    """The server admin key (RUMMY_ADMIN_KEY) of the services built by `make_service`."""
+    return ADMIN_KEY
+
+
+@pytest.fixture
+def make_service(redis_url, redis_client):
+    """Build a GameService on the test server: `make_service(enqueue_followups=None,
+    admin_key=ADMIN_KEY)`. Each call has its own snapshot cache, like another process."""
+    from service.bootstrap import wire
+    from service.config import Settings
+
+    def build(enqueue_followups=None, admin_key=ADMIN_KEY, max_wait_s=5.0):
+        settings = Settings(redis_url=redis_url, admin_key=admin_key, max_wait_s=max_wait_s)
+        return wire(settings, enqueue_followups).service
+
+    return build
+
+
+@pytest.fixture
+def service(make_service):
+    """A GameService on the test server (admin key ADMIN_KEY, no follow-up jobs)."""
+    return make_service()
