@@ -15,7 +15,6 @@ from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
     BUYING, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, GameState, Offer, RoundState,
-    with_changes,
 )
 
 JOKER = "JK"
@@ -24,17 +23,35 @@ JOKER = "JK"
 def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameState | None:
     """Return the state after applying `events` in order to `state` (None: a new game).
 
-    Folding onto a snapshot state gives the same result as folding from the start.
+    Folding onto a snapshot state gives the same result as folding from the start. The
+    events are applied to a private working copy (two dicts of fields), frozen once at the
+    end: a whole game folds in a few milliseconds.
     """
+    game = None if state is None else dict(state.__dict__)
+    rnd = None if state is None or state.round is None else dict(state.round.__dict__)
     handlers = _HANDLERS
     for event in events:
-        state = handlers[type(event)](state, event)
-    return state
+        game, rnd = handlers[type(event)](game, rnd, event)
+    return _frozen(game, rnd)
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
     """Return the state after one event. Raises KeyError for an unknown event class."""
-    return _HANDLERS[type(event)](state, event)
+    return fold((event,), state)
+
+
+def _frozen(game: dict | None, rnd: dict | None) -> GameState | None:
+    if game is None:
+        return None
+    if rnd is not None:
+        game["round"] = _build(RoundState, rnd)
+    return _build(GameState, game)
+
+
+def _build(cls: type, fields: dict) -> object:
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 # -- tuple helpers ------------------------------------------------------------------------
@@ -66,81 +83,87 @@ def meld_kind(cards: tuple[str, ...]) -> str:
     return "group"
 
 
-def _round(state: GameState, **changes: object) -> GameState:
-    return with_changes(state, round=with_changes(state.round, **changes))
+def _give(rnd: dict, seat: int, hand: tuple[str, ...]) -> None:
+    rnd["hands"] = _replaced(rnd["hands"], seat, hand)
 
 
-def _set_hand(rnd: RoundState, seat: int, hand: tuple[str, ...]) -> tuple:
-    return _replaced(rnd.hands, seat, hand)
+# -- handlers: (game fields, round fields, event) -> (game fields, round fields) ------------
+
+Fields = dict
 
 
-# -- handlers -------------------------------------------------------------------------------
-
-def _game_created(_: None, e: ev.GameCreated) -> GameState:
-    return GameState(profile=RuleProfile.from_json(e.profile), seats=e.seats, status=PLAYING,
+def _game_created(_: None, __: None, e: ev.GameCreated) -> tuple[Fields, None]:
+    game = GameState(profile=RuleProfile.from_json(e.profile), seats=e.seats, status=PLAYING,
                      totals=(0,) * e.seats, seed=e.seed)
+    return dict(game.__dict__), None
 
 
-def _position_loaded(_: None, e: ev.PositionLoaded) -> GameState:
-    return state_from_position(e.position)
+def _position_loaded(_: None, __: None, e: ev.PositionLoaded) -> tuple[Fields, Fields]:
+    state = state_from_position(e.position)
+    return dict(state.__dict__), dict(state.round.__dict__)
 
 
-def _round_dealt(state: GameState, e: ev.RoundDealt) -> GameState:
-    hands, discard, stock = deal_from_deck(e.deck, e.dealer, state.seats,
-                                           state.profile.deal_sizes[e.round - 1])
-    rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer + 1) % state.seats,
-                     phase=DRAW, hands=hands, opened=(None,) * state.seats, stock=stock,
-                     discard=discard)
-    return with_changes(state, round=rnd, status=PLAYING)
+def _round_dealt(game: Fields, _: Fields | None, e: ev.RoundDealt) -> tuple[Fields, Fields]:
+    seats = game["seats"]
+    hands, discard, stock = deal_from_deck(e.deck, e.dealer, seats,
+                                           game["profile"].deal_sizes[e.round - 1])
+    rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer + 1) % seats, phase=DRAW,
+                     hands=hands, opened=(None,) * seats, stock=stock, discard=discard)
+    game["status"] = PLAYING
+    return game, dict(rnd.__dict__)
 
 
-def _stock_chosen(state: GameState, _: ev.StockChosen) -> GameState:
-    return state
+def _stock_chosen(game: Fields, rnd: Fields, _: ev.StockChosen) -> tuple[Fields, Fields]:
+    return game, rnd
 
 
-def _offer_opened(state: GameState, e: ev.OfferOpened) -> GameState:
-    return _round(state, phase=BUYING, offer=Offer(card=e.card, barred=e.barred))
+def _offer_opened(game: Fields, rnd: Fields, e: ev.OfferOpened) -> tuple[Fields, Fields]:
+    rnd["phase"], rnd["offer"] = BUYING, Offer(card=e.card, barred=e.barred)
+    return game, rnd
 
 
-def _buy_requested(state: GameState, e: ev.BuyRequested) -> GameState:
-    offer = state.round.offer
-    return _round(state, offer=with_changes(offer, buyers=offer.buyers + (e.seat,)))
+def _buy_requested(game: Fields, rnd: Fields, e: ev.BuyRequested) -> tuple[Fields, Fields]:
+    offer = rnd["offer"]
+    rnd["offer"] = Offer(offer.card, offer.barred, offer.buyers + (e.seat,), offer.passed)
+    return game, rnd
 
 
-def _buy_passed(state: GameState, e: ev.BuyPassed) -> GameState:
-    offer = state.round.offer
-    return _round(state, offer=with_changes(offer, passed=offer.passed + (e.seat,)))
+def _buy_passed(game: Fields, rnd: Fields, e: ev.BuyPassed) -> tuple[Fields, Fields]:
+    offer = rnd["offer"]
+    rnd["offer"] = Offer(offer.card, offer.barred, offer.buyers, offer.passed + (e.seat,))
+    return game, rnd
 
 
-def _offer_closed(state: GameState, _: ev.OfferClosed) -> GameState:
-    return _round(state, offer=None)
+def _offer_closed(game: Fields, rnd: Fields, _: ev.OfferClosed) -> tuple[Fields, Fields]:
+    rnd["offer"] = None
+    return game, rnd
 
 
-def _card_bought(state: GameState, e: ev.CardBought) -> GameState:
-    rnd = state.round
-    hand = _with(_with(rnd.hands[e.seat], e.card), e.penalty)
-    return _round(state, hands=_set_hand(rnd, e.seat, hand), discard=rnd.discard[:-1],
-                  stock=rnd.stock[1:])
+def _card_bought(game: Fields, rnd: Fields, e: ev.CardBought) -> tuple[Fields, Fields]:
+    _give(rnd, e.seat, _with(_with(rnd["hands"][e.seat], e.card), e.penalty))
+    rnd["discard"], rnd["stock"] = rnd["discard"][:-1], rnd["stock"][1:]
+    return game, rnd
 
 
-def _card_drawn(state: GameState, e: ev.CardDrawn) -> GameState:
-    rnd = state.round
-    hands = _set_hand(rnd, e.seat, _with(rnd.hands[e.seat], e.card))
+def _card_drawn(game: Fields, rnd: Fields, e: ev.CardDrawn) -> tuple[Fields, Fields]:
+    _give(rnd, e.seat, _with(rnd["hands"][e.seat], e.card))
     if e.source == "discard":
-        return _round(state, hands=hands, discard=rnd.discard[:-1], phase=PLAY,
-                      taken_from_discard=e.card, offer=None)
-    return _round(state, hands=hands, stock=rnd.stock[1:], phase=PLAY, offer=None)
+        rnd["discard"], rnd["taken_from_discard"] = rnd["discard"][:-1], e.card
+    else:
+        rnd["stock"] = rnd["stock"][1:]
+    rnd["phase"], rnd["offer"] = PLAY, None
+    return game, rnd
 
 
-def _contract_opened(state: GameState, e: ev.ContractOpened) -> GameState:
-    rnd = state.round
-    hand = rnd.hands[e.seat]
+def _contract_opened(game: Fields, rnd: Fields, e: ev.ContractOpened) -> tuple[Fields, Fields]:
+    hand = rnd["hands"][e.seat]
     for cards in e.melds:
         for card in cards:
             hand = _without(hand, physical(card))
-    new_melds = tuple(Meld(e.seat, meld_kind(cards), cards) for cards in e.melds)
-    return _round(state, hands=_set_hand(rnd, e.seat, hand), melds=rnd.melds + new_melds,
-                  opened=_replaced(rnd.opened, e.seat, "this_turn"))
+    _give(rnd, e.seat, hand)
+    rnd["melds"] += tuple(Meld(e.seat, meld_kind(cards), cards) for cards in e.melds)
+    rnd["opened"] = _replaced(rnd["opened"], e.seat, "this_turn")
+    return game, rnd
 
 
 def _placed(meld: Meld, card: str, end: str | None) -> Meld:
@@ -148,57 +171,58 @@ def _placed(meld: Meld, card: str, end: str | None) -> Meld:
     return Meld(meld.owner, meld.kind, cards)
 
 
-def _card_laid_off(state: GameState, e: ev.CardLaidOff) -> GameState:
-    rnd = state.round
-    melds = _replaced(rnd.melds, e.meld, _placed(rnd.melds[e.meld], e.card, e.end))
-    hand = _without(rnd.hands[e.seat], physical(e.card))
-    return _round(state, hands=_set_hand(rnd, e.seat, hand), melds=melds)
+def _card_laid_off(game: Fields, rnd: Fields, e: ev.CardLaidOff) -> tuple[Fields, Fields]:
+    melds = rnd["melds"]
+    rnd["melds"] = _replaced(melds, e.meld, _placed(melds[e.meld], e.card, e.end))
+    _give(rnd, e.seat, _without(rnd["hands"][e.seat], physical(e.card)))
+    return game, rnd
 
 
-def _joker_swapped(state: GameState, e: ev.JokerSwapped) -> GameState:
-    rnd = state.round
-    source = rnd.melds[e.meld]
+def _joker_swapped(game: Fields, rnd: Fields, e: ev.JokerSwapped) -> tuple[Fields, Fields]:
+    source = rnd["melds"][e.meld]
     cards = _replaced(source.cards, source.cards.index(f"{JOKER}={e.card}"), e.card)
-    melds = _replaced(rnd.melds, e.meld, Meld(source.owner, source.kind, cards))
-    melds = _replaced(melds, e.joker_to, _placed(melds[e.joker_to], e.joker_card, e.joker_end))
-    hand = _without(rnd.hands[e.seat], e.card)
-    return _round(state, hands=_set_hand(rnd, e.seat, hand), melds=melds)
+    melds = _replaced(rnd["melds"], e.meld, Meld(source.owner, source.kind, cards))
+    rnd["melds"] = _replaced(melds, e.joker_to,
+                             _placed(melds[e.joker_to], e.joker_card, e.joker_end))
+    _give(rnd, e.seat, _without(rnd["hands"][e.seat], e.card))
+    return game, rnd
 
 
-def _card_discarded(state: GameState, e: ev.CardDiscarded) -> GameState:
-    rnd = state.round
-    hand = _without(rnd.hands[e.seat], e.card)
-    hands, discard = _set_hand(rnd, e.seat, hand), rnd.discard + (e.card,)
-    if not hand:
-        return _round(state, hands=hands, discard=discard)
-    opened = rnd.opened
-    if opened[e.seat] == "this_turn":
-        opened = _replaced(opened, e.seat, "earlier")
-    return _round(state, hands=hands, discard=discard, opened=opened,
-                  turn=(e.seat + 1) % state.seats, phase=DRAW, taken_from_discard=None,
-                  turns=rnd.turns + 1)
+def _card_discarded(game: Fields, rnd: Fields, e: ev.CardDiscarded) -> tuple[Fields, Fields]:
+    hand = _without(rnd["hands"][e.seat], e.card)
+    _give(rnd, e.seat, hand)
+    rnd["discard"] += (e.card,)
+    if hand:
+        if rnd["opened"][e.seat] == "this_turn":
+            rnd["opened"] = _replaced(rnd["opened"], e.seat, "earlier")
+        rnd["turn"], rnd["phase"] = (e.seat + 1) % game["seats"], DRAW
+        rnd["taken_from_discard"], rnd["turns"] = None, rnd["turns"] + 1
+    return game, rnd
 
 
-def _stock_rebuilt(state: GameState, e: ev.StockRebuilt) -> GameState:
-    return _round(state, stock=e.stock, discard=e.discard)
+def _stock_rebuilt(game: Fields, rnd: Fields, e: ev.StockRebuilt) -> tuple[Fields, Fields]:
+    rnd["stock"], rnd["discard"] = e.stock, e.discard
+    return game, rnd
 
 
-def _round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    rnd = with_changes(state.round, phase=OVER, offer=None, winner=e.winner,
-                       end_reason=e.reason)
-    return with_changes(state, round=rnd, status=SCORING)
+def _round_ended(game: Fields, rnd: Fields, e: ev.RoundEnded) -> tuple[Fields, Fields]:
+    rnd.update(phase=OVER, offer=None, winner=e.winner, end_reason=e.reason)
+    game["status"] = SCORING
+    return game, rnd
 
 
-def _round_scored(state: GameState, e: ev.RoundScored) -> GameState:
-    return with_changes(state, totals=e.totals, round_scores=state.round_scores + (e.scores,),
-                        status=PLAYING)
+def _round_scored(game: Fields, rnd: Fields, e: ev.RoundScored) -> tuple[Fields, Fields]:
+    game.update(totals=e.totals, round_scores=game["round_scores"] + (e.scores,),
+                status=PLAYING)
+    return game, rnd
 
 
-def _game_ended(state: GameState, e: ev.GameEnded) -> GameState:
-    return with_changes(state, status=FINISHED, winners=e.winners, totals=e.totals)
+def _game_ended(game: Fields, rnd: Fields, e: ev.GameEnded) -> tuple[Fields, Fields]:
+    game.update(status=FINISHED, winners=e.winners, totals=e.totals)
+    return game, rnd
 
 
-_HANDLERS: dict[type, Callable[[GameState | None, ev.Event], GameState]] = {
+_HANDLERS: dict[type, Callable[..., tuple[Fields | None, Fields | None]]] = {
     ev.GameCreated: _game_created,
     ev.PositionLoaded: _position_loaded,
     ev.RoundDealt: _round_dealt,

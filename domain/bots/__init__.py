@@ -1,0 +1,29 @@
+"""Bots: `choose_action(level, view, rng)` picks an action from a seat view, nothing else.
+
+Levels: "random" (uniform over legal actions), "basic" (domain/bots/basic.py) and "strong"
+(not written yet: falls back to "basic"). A bot is a pure function of the seat view: it never
+sees the state, so it cannot peek at hidden cards.
+"""
+from __future__ import annotations
+
+import random
+
+from domain.bots import basic, random_bot
+
+_CHOOSERS = {
+    "random": random_bot.choose,
+    "basic": basic.choose,
+    "strong": basic.choose,
+}
+LEVELS = tuple(_CHOOSERS)
+
+
+def choose_action(level: str, view: dict, rng: random.Random) -> dict:
+    """Return the action the `level` bot takes for `view` (a seat view with legal actions).
+
+    Raises ValueError for an unknown level or a seat with no legal action.
+    """
+    chooser = _CHOOSERS.get(level)
+    if chooser is None:
+        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
+    return chooser(view, rng)

@@ -1,0 +1,34 @@
+"""Who must act now: the active seat, the seats owing an answer to an offer, or nobody."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.offers import waiting_for
+from domain.state import BUYING, FINISHED, PLAYING, SCORING, GameState
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """`status` "playing"|"scoring"|"finished"; `turn` the active seat (None unless playing);
+    `phase` "draw"|"play"|"buying" (None unless playing); `seats` that must act now (the
+    active seat, or the seats owing an answer to the open offer, R6.9; empty otherwise)."""
+
+    status: str
+    turn: int | None
+    phase: str | None
+    seats: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        """JSON-ready dict: status, turn, phase, seats (a list)."""
+        return {"status": self.status, "turn": self.turn, "phase": self.phase,
+                "seats": list(self.seats)}
+
+
+def awaiting(state: GameState) -> Awaiting:
+    """Return what the game waits for in `state`."""
+    if state.status in (SCORING, FINISHED):
+        return Awaiting(state.status, None, None, ())
+    rnd = state.round
+    if rnd.phase == BUYING and rnd.offer is not None:
+        return Awaiting(PLAYING, rnd.turn, BUYING, waiting_for(rnd.offer, rnd.turn, state.seats))
+    return Awaiting(PLAYING, rnd.turn, rnd.phase, (rnd.turn,))

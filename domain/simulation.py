@@ -1,0 +1,63 @@
+"""Whole games of bots in process: the loop a bot researcher (or a benchmark) runs.
+
+    result = play_game(("basic",) * 4, random.Random(7))
+    result.totals, result.winners, len(result.events)
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from domain.awaiting import awaiting
+from domain.bots import choose_action
+from domain.decide import decide, start_game
+from domain.events import Event, RoundEnded
+from domain.fold import evolve
+from domain.profile import RuleProfile
+from domain.state import FINISHED, SCORING, GameState
+from domain.views import seat_view
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: its events, final state, totals, winners and turns of each round."""
+
+    events: tuple[Event, ...]
+    state: GameState
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    turns_per_round: tuple[int, ...]
+
+
+def play_game(levels: tuple[str, ...], rng: random.Random,
+              profile: RuleProfile | None = None) -> GameResult:
+    """Play one game of bots at `levels` (one per seat) to its end; `rng` drives everything.
+
+    Each step asks the first seat that must act for its action (bots see only their seat
+    view) and scores rounds as the service's job would.
+    """
+    events = list(start_game(profile or RuleProfile(), len(levels), rng))
+    state = _fold_all(None, events)
+    turns = []
+    while state.status != FINISHED:
+        if state.status == SCORING:
+            turns.append(state.round.turns)
+            new = decide(state, None, {"type": "score_round"}, rng)
+        else:
+            seat = awaiting(state).seats[0]
+            action = choose_action(levels[seat], seat_view(state, seat), rng)
+            new = decide(state, seat, action, rng)
+        events += new
+        state = _fold_all(state, new)
+    return GameResult(tuple(events), state, state.totals, state.winners, tuple(turns))
+
+
+def _fold_all(state: GameState | None, events: list[Event]) -> GameState:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def rounds_ended(events: tuple[Event, ...]) -> list[RoundEnded]:
+    """The RoundEnded events of a game, in order."""
+    return [e for e in events if isinstance(e, RoundEnded)]

@@ -1,0 +1,137 @@
+"""Views of the game for a seat, the public and the admin, and per-seat event redaction.
+
+Hidden information is a security property: no seat view, public view or redacted event
+reveals another seat's hand, a stock card drawn by another seat, another seat's penalty card,
+the deck order or a rebuilt stock order (DESIGN.md principle 4).
+"""
+from __future__ import annotations
+
+import copy
+
+from domain.awaiting import awaiting
+from domain.cards import RANK_NUMBERS, SUITS
+from domain.contracts import DEAL_SIZES
+from domain.deal import deal_from_deck
+from domain.legal import legal_actions
+from domain.offers import waiting_for
+from domain.state import GameState
+
+SEATS = 4
+DECK_SIZE = 107
+
+
+def card_order(code: str) -> tuple[int, int]:
+    """Sort key for showing cards: by suit (C D H S), then rank A..K; jokers last."""
+    if code == "JK":
+        return (len(SUITS), 0)
+    return (SUITS.index(code[-1]), RANK_NUMBERS[code[:-1]])
+
+
+def public_view(state: GameState) -> dict:
+    """The table as everyone may see it: no hand contents, no stock order.
+
+    Keys as docs/architecture.md §1 Views, plus `round_end` ({"winner", "reason"} once the
+    round ended, else None).
+    """
+    rnd, wait = state.round, awaiting(state)
+    return {
+        "round": rnd.number, "contract": list(state.profile.contracts[rnd.number - 1]),
+        "dealer": rnd.dealer, "status": state.status, "turn": wait.turn, "phase": wait.phase,
+        "awaiting": wait.to_json(), "hand_sizes": [len(hand) for hand in rnd.hands],
+        "melds": [{"index": i, "owner": m.owner, "kind": m.kind, "cards": list(m.cards)}
+                  for i, m in enumerate(rnd.melds)],
+        "opened": list(rnd.opened),
+        "discard_top": rnd.discard[-1] if rnd.discard else None,
+        "discard_size": len(rnd.discard), "discard_pile": list(rnd.discard),
+        "stock_size": len(rnd.stock), "offer": _offer(state),
+        "taken_from_discard": rnd.taken_from_discard, "scores": list(state.totals),
+        "round_scores": [list(scores) for scores in state.round_scores],
+        "turns_this_round": rnd.turns,
+        "winners": None if state.winners is None else list(state.winners),
+        "round_end": None if rnd.end_reason is None else {"winner": rnd.winner,
+                                                          "reason": rnd.end_reason},
+    }
+
+
+def seat_view(state: GameState, seat: int) -> dict:
+    """What `seat` sees: the public view plus its own hand (sorted) and its legal actions."""
+    view = public_view(state)
+    return {"seat": seat, **view, "hand": sorted(state.round.hands[seat], key=card_order),
+            "legal_actions": legal_actions(state, seat)}
+
+
+def full_view(state: GameState) -> dict:
+    """Everything, every hand and the stock (top first): for a finished game or the admin."""
+    rnd = state.round
+    return {**public_view(state), "hands": [sorted(h, key=card_order) for h in rnd.hands],
+            "stock": list(rnd.stock), "seed": state.seed}
+
+
+def _offer(state: GameState) -> dict | None:
+    rnd = state.round
+    offer = rnd.offer
+    if offer is None:
+        return None
+    return {"card": offer.card, "active_seat": rnd.turn,
+            "waiting_for": list(waiting_for(offer, rnd.turn, state.seats)),
+            "buyers": list(offer.buyers), "passed": list(offer.passed), "barred": offer.barred}
+
+
+def redact(event: dict, seat: int | None) -> dict:
+    """The serialized `event` as `seat` may see it (None: the public); a new dict.
+
+    Hides: the seed (GameCreated); other hands and the stock (PositionLoaded); the deck
+    (RoundDealt: a seat sees its own dealt hand, everyone the upcard and the sizes); a stock
+    card drawn by another seat (CardDrawn); another seat's penalty card (CardBought); the new
+    stock order (StockRebuilt: its size stays).
+    """
+    hide = _HIDERS.get(event["type"])
+    if hide is None:
+        return copy.deepcopy(event)
+    return {**event, "data": hide(copy.deepcopy(event["data"]), seat)}
+
+
+def _game_created(data: dict, seat: int | None) -> dict:
+    return {**data, "seed": None}
+
+
+def _position_loaded(data: dict, seat: int | None) -> dict:
+    position = data["position"]
+    hands = position["hands"]
+    return {"position": {**position, "hands": [h if s == seat else None
+                                                for s, h in enumerate(hands)],
+                         "hand_sizes": [len(h) for h in hands],
+                         "stock": None, "stock_size": len(position["stock"])}}
+
+
+def _round_dealt(data: dict, seat: int | None) -> dict:
+    hands, discard, stock = deal_from_deck(tuple(data["deck"]), data["dealer"], SEATS,
+                                           DEAL_SIZES[data["round"]])
+    return {"round": data["round"], "dealer": data["dealer"],
+            "hand": None if seat is None else sorted(hands[seat], key=card_order),
+            "hand_sizes": [len(h) for h in hands], "upcard": discard[0] if discard else None,
+            "stock_size": len(stock)}
+
+
+def _card_drawn(data: dict, seat: int | None) -> dict:
+    if data["source"] == "stock" and data["seat"] != seat:
+        return {**data, "card": None}
+    return data
+
+
+def _card_bought(data: dict, seat: int | None) -> dict:
+    return data if data["seat"] == seat else {**data, "penalty": None}
+
+
+def _stock_rebuilt(data: dict, seat: int | None) -> dict:
+    return {"stock": None, "stock_size": len(data["stock"]), "discard": data["discard"]}
+
+
+_HIDERS = {
+    "GameCreated": _game_created,
+    "PositionLoaded": _position_loaded,
+    "RoundDealt": _round_dealt,
+    "CardDrawn": _card_drawn,
+    "CardBought": _card_bought,
+    "StockRebuilt": _stock_rebuilt,
+}
