@@ -131,7 +131,8 @@ def test_a_conflict_without_if_match_is_re_decided_on_the_newer_state(service, g
 
     def racing_append(*args, **kwargs):
         if not raced:  # another seat's answer lands between our load and our append
-            raced.append(service.act(game["id"], seat(second), {"type": "pass"}))
+            raced.append(None)
+            raced[0] = service.act(game["id"], seat(second), {"type": "pass"})
         return real_append(*args, **kwargs)
 
     service.store.append = racing_append
@@ -221,12 +222,12 @@ def test_deleting_every_snapshot_changes_nothing(make_service, redis_client):
     version = service.store.version(game["id"])
     assert version > 100 and redis_client.keys("rummy:*:snap:*")
     before = [service.seat_view(game["id"], seat(s)) for s in range(4)]
-    replays = [service.replay(game["id"], seat(0), v) for v in (1, 50, 100, version)]
+    replays = [service.replay(game["id"], seat(0), v) for v in (2, 50, 100, version)]
     for key in redis_client.keys("rummy:*:snap*"):
         redis_client.delete(key)
     fresh = make_service()
     assert [fresh.seat_view(game["id"], seat(s)) for s in range(4)] == before
-    assert [fresh.replay(game["id"], seat(0), v) for v in (1, 50, 100, version)] == replays
+    assert [fresh.replay(game["id"], seat(0), v) for v in (2, 50, 100, version)] == replays
 
 
 def test_follow_ups_run_after_every_append_and_logs_show_no_card(make_service, caplog):
