@@ -22,6 +22,8 @@ from collections import Counter
 
 from domain.bots import planning as P
 from domain.cards import JOKER
+from domain.contracts import FINAL_ROUND
+from domain.search import find_opening
 
 DRAW_STOCK = {"type": "draw", "from": "stock"}
 DRAW_DISCARD = {"type": "draw", "from": "discard"}
@@ -56,18 +58,36 @@ def _opened(view):
     return view["opened"][view["seat"]] is not None
 
 
+def _final(view):
+    return view["round"] == FINAL_ROUND
+
+
+def analysis(view):
+    """The planning analysis of the seat's hand for its contract (cached per hand)."""
+    return P.analyze(_kinds(view), tuple(view["hand"]), _final(view))
+
+
 def helps_contract(view, card):
     """True if ``card`` added to the hand lowers its contract deficit (planning.need)."""
-    kinds, hand = _kinds(view), tuple(view["hand"])
+    kinds, hand, final = _kinds(view), tuple(view["hand"]), _final(view)
+    need = P.analyze(kinds, hand, final).need
     if card == JOKER:
-        return P.analyze(kinds, hand).need > 0
-    return P.need_with(kinds, hand, card) < P.analyze(kinds, hand).need
+        return need > 0
+    return P.need_with(kinds, hand, card, final) < need
+
+
+def goes_out_with(view, card):
+    """R8.2: the final round's hand plus ``card`` can be laid whole as three runs."""
+    return find_opening(FINAL_ROUND, list(view["hand"]) + [card]) is not None
 
 
 def decide_buy(view):
-    """R6.2: buy a card that brings an unopened hand nearer its contract, else pass."""
+    """R6.2: buy a card that brings an unopened hand nearer its contract, else pass.
+
+    Never in the final round: the penalty card too would have to fit the runs (R8.2).
+    """
     card = view["offer"]["card"]
-    if not _opened(view) and helps_contract(view, card):
+    if not _opened(view) and not _final(view) and helps_contract(view, card):
         return BUY
     return PASS
 
@@ -78,10 +98,13 @@ def decide_draw(view, types):
     can_take = any(a["type"] == "draw" and a.get("from") == "discard"
                    for a in view["legal_actions"])
     if top is not None and can_take:
-        if not _opened(view):
+        if _final(view):
+            if helps_contract(view, top) or goes_out_with(view, top):
+                return DRAW_DISCARD
+        elif not _opened(view):
             if helps_contract(view, top):
                 return DRAW_DISCARD
-        elif view["round"] < 7 and (top == JOKER or P.fits_table(view["melds"], top)):
+        elif (top == JOKER or P.fits_table(view["melds"], top)):
             return DRAW_DISCARD
     return DRAW_STOCK
 
@@ -120,13 +143,15 @@ def pick_discard(view):
     candidates = [c for c in set(hand) if c != taken] or list(set(hand))
     if _opened(view):
         return _discard_after_opening(view, candidates)
-    analysis = P.analyze(_kinds(view), tuple(hand))
+    support = analysis(view).support
     counts = Counter(hand)
+    kinds = _kinds(view)
+    groups, runs = "group" in kinds, "run" in kinds
 
     def usefulness(code):
         if code == JOKER:
             return (9, 0, 0, code)
-        return (analysis.support.get(code, 0.0), P.potential(counts, code), -P.POINTS[code], code)
+        return (support.get(code, 0.0), P.potential(counts, code, groups, runs), -P.POINTS[code], code)
     return min(candidates, key=usefulness)
 
 

@@ -71,20 +71,24 @@ class Analysis:
 _cache: dict = {}
 
 
-def analyze(kinds, hand):
-    """Return the cached `Analysis` of ``hand`` (tuple of codes) for contract ``kinds``."""
-    key = (kinds, tuple(sorted(hand)))
+def analyze(kinds, hand, final=False):
+    """Return the cached `Analysis` of ``hand`` (codes) for contract ``kinds``.
+
+    ``final``: the final round, where the whole hand must become the runs (R8.2).
+    """
+    key = (kinds, tuple(sorted(hand)), final)
     found = _cache.get(key)
     if found is None:
         if len(_cache) >= _CACHE_MAX:
             _cache.clear()
-        found = _cache[key] = _analyze(kinds, key[1])
+        found = _analyze_final(key[1]) if final else _analyze(kinds, key[1])
+        _cache[key] = found
     return found
 
 
-def need_with(kinds, hand, card):
+def need_with(kinds, hand, card, final=False):
     """``need`` of ``hand`` plus ``card`` (the hand a draw or a purchase would give)."""
-    return analyze(kinds, tuple(hand) + (card,)).need
+    return analyze(kinds, tuple(hand) + (card,), final).need
 
 
 def _analyze(kinds, hand):
@@ -92,7 +96,6 @@ def _analyze(kinds, hand):
     jokers = len(hand) - sum(naturals.values())
     n_groups = kinds.count(GROUP)
     n_runs = len(kinds) - n_groups
-    whole_hand = n_groups == 0 and len(kinds) == 3    # round 7: three runs, all cards (R8.2)
     group_cands = _group_candidates(naturals, n_groups + 1)
     run_cands = _run_candidates(naturals, n_runs + 2)
     scored = []
@@ -100,7 +103,7 @@ def _analyze(kinds, hand):
         for runs in combinations(run_cands, n_runs):
             if not _runs_apart(runs):
                 continue
-            need, used, gaps = _fill(naturals, jokers, groups, runs, whole_hand)
+            need, used, gaps = _fill(naturals, jokers, groups, runs)
             scored.append((need, -len(used), groups, runs, used, gaps))
     if not scored:                     # too few candidates: every meld from scratch
         return Analysis(n_groups * GROUP_SIZE + n_runs * RUN_SIZE, frozenset(), {}, [], jokers)
@@ -165,7 +168,7 @@ def _runs_apart(runs):
     return True
 
 
-def _fill(naturals, jokers, groups, runs, whole_hand):
+def _fill(naturals, jokers, groups, runs):
     """Allocate hand cards to one plan: returns ``(need, used codes, gap codes)``.
 
     Runs take their exact cards first (a group can use any suit of its rank, a run only one
@@ -201,44 +204,103 @@ def _fill(naturals, jokers, groups, runs, whole_hand):
                 gaps.extend(RANK_CODES[rank])
         missing += GROUP_SIZE - got
         empty += not got
-    need = max(0, missing - jokers) + empty
-    if whole_hand:
-        need += _orphans(avail, runs)
-    return need, used, gaps
+    return max(0, missing - jokers) + empty, used, gaps
 
 
-def _orphans(avail, runs):
-    """Round 7 (R8.2): naturals left over that cannot extend a planned run at its ends."""
-    for window in runs:
-        if window is None:
+# ---- the final round: the whole hand as three runs (R8.2) ----
+
+FINAL_RUNS = 3
+# Every span (low, high) of at least 4 positions, 1..14 (14 = high ace), longest first.
+SPANS = tuple(sorted(((lo, hi) for lo in range(1, ACE_HIGH - RUN_SIZE + 2)
+                      for hi in range(lo + RUN_SIZE - 1, ACE_HIGH + 1)),
+                     key=lambda span: (span[0] - span[1], span[0])))
+
+
+def _analyze_final(hand):
+    """Round 7 (R8.2): three runs taking the whole hand, chosen greedily span by span.
+
+    Each pick is the same-suit span ``(low, high)`` covering the most naturals net of its
+    holes, not touching an earlier span of its suit (R4.3). ``need`` = holes the jokers cannot
+    fill + naturals no span takes (each must be discarded and replaced by a draw). ``wanted``
+    holds the hole cards and the cards extending a span at either end.
+    """
+    rows = {s: [0] * (ACE_HIGH + 2) for s in SUITS}
+    jokers = 0
+    for code in hand:
+        if code == JOKER:
+            jokers += 1
+        else:
+            rows[SUIT[code]][NUM[code]] += 1
+    spans, holes, used, wanted = [], 0, [], set()
+    for _ in range(FINAL_RUNS):
+        pick = _best_span(rows, spans)
+        if pick is None:
+            holes += RUN_SIZE
             continue
-        suit, low = window
-        n = low - 1
-        while n >= 1 and avail.get(CODE_AT[(n, suit)]):
-            avail[CODE_AT[(n, suit)]] -= 1
-            n -= 1
-        n = low + RUN_SIZE
-        while n <= ACE_HIGH and avail.get(CODE_AT[(n, suit)]):
-            avail[CODE_AT[(n, suit)]] -= 1
-            n += 1
-    return sum(avail.values())
+        suit, lo, hi = pick
+        spans.append(pick)
+        row = rows[suit]
+        for n in range(lo, hi + 1):
+            r = 1 if n == ACE_HIGH else n
+            if row[r]:
+                row[r] -= 1
+                used.append(CODE_AT[(n, suit)])
+            else:
+                holes += 1
+                wanted.add(CODE_AT[(n, suit)])
+        for n in (lo - 1, hi + 1):
+            if 1 <= n <= ACE_HIGH:
+                wanted.add(CODE_AT[(n, suit)])
+    orphans = sum(sum(row) for row in rows.values())
+    need = max(0, holes - jokers) + orphans
+    counts = Counter(c for c in hand if c != JOKER)
+    support = Counter(used)
+    for code in support:
+        support[code] /= counts[code]
+    plans = [(need, (), tuple(spans))]
+    return Analysis(need, frozenset(wanted), support, plans, jokers)
 
 
-def potential(hand_counts, code):
-    """How a spare natural might still join a meld: same-rank mates plus near suit mates.
+def _best_span(rows, taken):
+    """The span with the best (naturals covered - holes), or None if a suit has no natural."""
+    best, best_gain = None, None
+    for suit, row in rows.items():
+        if not any(row):
+            continue
+        present = [0] * (ACE_HIGH + 1)
+        for n in range(1, ACE_HIGH + 1):
+            present[n] = present[n - 1] + (1 if row[1 if n == ACE_HIGH else n] else 0)
+        for lo, hi in SPANS:
+            have = present[hi] - present[lo - 1]
+            gain = 2 * have - (hi - lo + 1)
+            if best_gain is not None and gain <= best_gain:
+                continue
+            if any(s == suit and (hi + 1 == tl or th + 1 == lo) for s, tl, th in taken):
+                continue
+            best, best_gain = (suit, lo, hi), gain
+    return best
 
-    ``hand_counts`` is a Counter of the hand. Cheap; used to break ties between spare cards.
+
+def potential(hand_counts, code, groups=True, runs=True):
+    """How a spare natural might still join a meld: same-rank mates and near suit mates.
+
+    ``hand_counts`` is a Counter of the hand; ``groups``/``runs`` say which meld kinds the
+    contract has (rank mates only matter for groups, suit mates for runs). Cheap; used to
+    break ties between spare cards.
     """
     if code == JOKER:
         return 99
     n, s = NUM[code], SUIT[code]
-    score = 2 * sum(hand_counts[c] for c in RANK_CODES[n]) - 2
-    for d in (-2, -1, 1, 2):
-        m = n + d
-        if m == 0:
-            m = ACE_HIGH if d == -1 else None
-        if m is not None and 1 <= m <= ACE_HIGH and hand_counts[CODE_AT[(m, s)]]:
-            score += 2 if abs(d) == 1 else 1
+    score = 0
+    if groups:
+        score += 2 * sum(hand_counts[c] for c in RANK_CODES[n]) - 2
+    if runs:
+        for d in (-2, -1, 1, 2):
+            m = n + d
+            if m == 0:
+                m = ACE_HIGH if d == -1 else None
+            if m is not None and 1 <= m <= ACE_HIGH and hand_counts[CODE_AT[(m, s)]]:
+                score += 2 if abs(d) == 1 else 1
     return score
 
 
