@@ -18,10 +18,13 @@ LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventPageSchema)
-@blp.problems(401, 403, 404)
-@blp.doc(security=[BEARER])
+@blp.problems(401, 404)
+@blp.doc(security=[{}, BEARER])
 def events(args, game_id):
-    """The caller's events after version N, waiting up to S seconds for one"""
+    """The caller's events after version N, waiting up to S seconds for one
+
+    Redacted for the caller's seat, or for the public without a token; whole for the admin.
+    """
     wait_s = min(args["wait"], current_app.config["RUMMY_MAX_WAIT_S"])
     return {"events": service().events(game_id, principal(game_id), after=args["after"],
                                        wait_s=wait_s)}
@@ -29,11 +32,11 @@ def events(args, game_id):
 
 @blp.route("/<game_id>/stream", methods=["GET"])
 @blp.arguments(StreamArgsSchema, location="query")
-@blp.doc(parameters=[LAST_EVENT_ID], security=[BEARER])
+@blp.doc(parameters=[LAST_EVENT_ID], security=[{}, BEARER])
 @blp.response(200, {"type": "string"}, content_type="text/event-stream",
               description="`id:` = version, `event:` = type, `data:` = the event as JSON; "
                           "comment heartbeats; ends when the game is finished or after a while")
-@blp.problems(401, 403, 404)
+@blp.problems(401, 404)
 def stream(args, game_id):
     """The caller's events as Server-Sent Events, resumable with Last-Event-ID"""
     svc, who = service(), principal(game_id)

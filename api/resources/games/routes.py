@@ -6,12 +6,13 @@ from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, etag, not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
 
+LOCATION = {"Location": {"description": "The game's URL", "schema": {"type": "string"}}}
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and their views")
 
 
 @blp.route("", methods=["POST"])
 @blp.arguments(s.CreateGameSchema)
-@blp.response(201, s.CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 403)
 @blp.doc(security=[{}, ADMIN_KEY])
 def create_game(body):
@@ -63,10 +64,10 @@ def get_view(game_id):
 @blp.route("/<game_id>/replay", methods=["GET"])
 @blp.arguments(s.ReplayArgsSchema, location="query")
 @blp.response(200, s.ReplaySchema)
-@blp.problems(401, 403, 404)
-@blp.doc(security=[BEARER])
+@blp.problems(401, 404)
+@blp.doc(security=[{}, BEARER])
 def replay(args, game_id):
-    """The table after event N (the full table for a finished game or the admin token)"""
+    """The table after event N: full when finished or for the admin, else the caller's view"""
     return service().replay(game_id, principal(game_id), args["version"])
 
 
@@ -81,9 +82,10 @@ def export_game(game_id):
 
 @blp.route("/import", methods=["POST"])
 @blp.arguments(s.GameRecordSchema)
-@blp.response(201, s.ImportedGameSchema)
+@blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 403)
 @blp.doc(security=[ADMIN_KEY])
 def import_game(record):
     """Re-create a game from an exported record (server admin key)"""
-    return service().import_game(record, admin_key())
+    created = service().import_game(record, admin_key())
+    return created, 201, {"Location": url_for("games.get_game", game_id=created["id"])}

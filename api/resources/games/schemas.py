@@ -69,9 +69,11 @@ class GameSummarySchema(ma.Schema):
     """A game in the list."""
 
     id = fields.String(required=True)
-    status = fields.String(required=True)
-    version = fields.Integer()
-    created = fields.Raw(metadata={"description": "Creation time"})
+    status = fields.String(required=True, validate=validate.OneOf(STATUS))
+    round = fields.Integer(required=True, allow_none=True)
+    version = fields.Integer(required=True)
+    created = fields.String(required=True, metadata={"format": "date-time",
+                                                     "description": "Creation time (UTC)"})
 
 
 class GameListSchema(ma.Schema):
@@ -99,6 +101,13 @@ class OfferSchema(ma.Schema):
     buyers = seats(required=True)
     passed = seats(required=True)
     barred = seat(allow_none=True)
+
+
+class RoundEndSchema(ma.Schema):
+    """How the round ended: the seat that went out (null when a draw was impossible)."""
+
+    winner = seat(allow_none=True)
+    reason = fields.String(required=True)
 
 
 class AwaitingSchema(ma.Schema):
@@ -134,6 +143,7 @@ class TableSchema(ma.Schema):
     round_scores = fields.List(fields.List(fields.Integer()))
     turns_this_round = fields.Integer(allow_none=True)
     winners = seats(allow_none=True)
+    round_end = fields.Nested(RoundEndSchema, allow_none=True)
 
 
 class SeatViewSchema(TableSchema):
@@ -159,6 +169,7 @@ class ReplaySchema(TableSchema):
     legal_actions = fields.List(fields.Nested(ActionSchema))
     hands = fields.List(fields.List(fields.String()))
     stock = fields.List(fields.String())
+    seed = fields.String(allow_none=True)
 
 
 class RecordEventSchema(ma.Schema):
@@ -182,13 +193,12 @@ class RecordSeatSchema(ma.Schema):
 class GameRecordSchema(ma.Schema):
     """The full record of a game: its seats and every event, hidden cards included."""
 
+    format = fields.String(required=True, validate=validate.Equal("contract-rummy/game-record"))
+    format_version = fields.Integer(required=True, validate=validate.Equal(1))
     id = fields.String(required=True)
-    seats = fields.List(fields.Nested(RecordSeatSchema), required=True)
-    events = fields.List(fields.Nested(RecordEventSchema), required=True)
-
-
-class ImportedGameSchema(ma.Schema):
-    """The game re-created from a record, ready for replay."""
-
-    id = fields.String(required=True)
+    created_ms = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(RecordSeatSchema), required=True,
+                        validate=validate.Length(equal=4))
     version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(RecordEventSchema), required=True,
+                         validate=validate.Length(min=1))
