@@ -70,10 +70,10 @@ class GameService(GameReads):
         if not raw or [e.get("version") for e in record["events"]] != list(range(1, len(raw) + 1)):
             raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
         try:
-            fold([event_from_dict(e) for e in raw])
-        except (KeyError, TypeError, ValueError) as error:
+            state = fold([event_from_dict(e) for e in raw])
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"the record's events do not fold: {error}") from error
-        specs = seat_specs(record.get("seats"), len(record.get("seats") or ()))
+        specs = seat_specs(record.get("seats"), state.seats)
         return self._create(specs, raw, secrets.token_hex(16), "import")
 
     def act(self, game_id: str, principal: Principal, action: dict,
