@@ -1,0 +1,223 @@
+"""The REST API over HTTP (Flask test client) on a real Redis."""
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from api import create_app
+from service.bootstrap import wire
+from service.config import Settings
+
+HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
+CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
+PROBLEM = "application/problem+json"
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def app(service):
+    return create_app({"RUMMY_SERVICE": service, "TESTING": True,
+                       "RUMMY_SSE_MAX_S": 1.0, "RUMMY_SSE_HEARTBEAT_S": 0.2})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def game(client):
+    response = client.post("/v1/games", json={"seats": HUMANS, "seed": 7})
+    assert response.status_code == 201
+    return response.get_json()
+
+
+def active_token(client, game):
+    turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
+    return game["seats"][turn]["token"]
+
+
+def draw(client, game, token=None, **headers):
+    token = token or active_token(client, game)
+    return client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw", "from": "discard"},
+                       headers={**bearer(token), **headers})
+
+
+def test_a_created_game_shows_a_token_for_each_human_seat_only(client):
+    seats = HUMANS[:3] + [{"kind": "bot", "level": "basic", "name": "bot"}]
+    response = client.post("/v1/games", json={"seats": seats, "seed": 1})
+    assert response.status_code == 201
+    body = response.get_json()
+    assert response.headers["Location"].endswith(f"/v1/games/{body['id']}")
+    assert body["version"] >= 1 and body["admin_token"]
+    assert [("token" in s) for s in body["seats"]] == [True, True, True, False]
+    assert body["seats"][3]["level"] == "basic"
+
+
+def test_a_game_needs_exactly_four_seats(client):
+    response = client.post("/v1/games", json={"seats": HUMANS[:3]})
+    assert response.status_code == 422 and response.content_type == PROBLEM
+    assert "seats" in response.get_json()["errors"]["json"]
+
+
+def test_a_starting_position_needs_the_server_admin_key(client, admin_key):
+    position = json.loads((CASES / "r2.4-out-of-turn.json").read_text())["position"]
+    body = {"seats": HUMANS, "position": position}
+    refused = client.post("/v1/games", json=body)
+    assert refused.status_code == 403 and refused.content_type == PROBLEM
+    created = client.post("/v1/games", json=body, headers={"X-Admin-Key": admin_key})
+    assert created.status_code == 201
+    table = client.get(f"/v1/games/{created.get_json()['id']}").get_json()
+    assert (table["turn"], table["phase"], table["discard_top"]) == (0, "draw", "4C")
+
+
+def test_the_public_table_hides_hands_and_answers_304_when_unchanged(client, game):
+    response = client.get(f"/v1/games/{game['id']}")
+    table = response.get_json()
+    assert response.headers["ETag"] == f'"{table["version"]}"'
+    assert table["status"] == "playing" and table["hand_sizes"] == [10, 10, 10, 10]
+    assert not {"hand", "hands", "stock"} & set(table)
+    again = client.get(f"/v1/games/{game['id']}", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == response.headers["ETag"]
+
+
+def test_the_seat_view_needs_a_seat_token_and_lists_legal_actions(client, game):
+    url = f"/v1/games/{game['id']}/view"
+    anonymous = client.get(url)
+    assert anonymous.status_code == 401 and anonymous.headers["WWW-Authenticate"].startswith("Bearer")
+    assert client.get(url, headers=bearer(game["admin_token"])).status_code == 403
+    view = client.get(url, headers=bearer(game["seats"][2]["token"]))
+    assert view.status_code == 200 and view.get_json()["seat"] == 2
+    assert len(view.get_json()["hand"]) == 10 and "legal_actions" in view.get_json()
+    unchanged = client.get(url, headers={**bearer(game["seats"][2]["token"]),
+                                         "If-None-Match": view.headers["ETag"]})
+    assert unchanged.status_code == 304
+
+
+def test_an_action_returns_the_new_version_and_the_seats_view(client, game):
+    response = draw(client, game)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["version"] > game["version"] and response.headers["ETag"] == f'"{body["version"]}"'
+    assert len(body["view"]["hand"]) == 11 and body["view"]["phase"] == "play"
+
+
+def test_a_retry_with_the_same_idempotency_key_returns_the_first_response_and_appends_once(client, game):
+    token = active_token(client, game)
+    first = draw(client, game, token, **{"Idempotency-Key": "k-1"})
+    retry = draw(client, game, token, **{"Idempotency-Key": "k-1"})
+    assert retry.status_code == 200 and retry.get_json() == first.get_json()
+    feed = client.get(f"/v1/games/{game['id']}/events?after={game['version']}").get_json()["events"]
+    assert [e["version"] for e in feed] == [first.get_json()["version"]]
+
+
+def test_an_idempotency_key_reused_for_another_action_is_refused(client, game):
+    token = active_token(client, game)
+    assert draw(client, game, token, **{"Idempotency-Key": "k-2"}).status_code == 200
+    other = client.post(f"/v1/games/{game['id']}/actions", json={"type": "discard", "card": "AS"},
+                        headers={**bearer(token), "Idempotency-Key": "k-2"})
+    assert other.status_code == 422
+    assert other.get_json()["type"].endswith("/idempotency-key-reused")
+
+
+def test_a_stale_if_match_is_a_409_conflict_with_the_current_version(client, game):
+    stale = draw(client, game, **{"If-Match": f'"{game["version"] - 1}"'})
+    assert stale.status_code == 409 and stale.content_type == PROBLEM
+    assert stale.get_json()["current_version"] == game["version"]
+    assert draw(client, game, **{"If-Match": "not-a-version"}).status_code == 400
+    assert draw(client, game, **{"If-Match": str(game["version"])}).status_code == 200
+
+
+def test_a_rule_violation_is_422_with_the_rule_id(client, game):
+    turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
+    response = draw(client, game, game["seats"][(turn + 1) % 4]["token"])
+    assert response.status_code == 422 and response.content_type == PROBLEM
+    problem = response.get_json()
+    assert problem["rule"] == "R2.4" and problem["type"].endswith("/rule-violation")
+    assert {"title", "status", "detail"} <= set(problem)
+
+
+def test_an_action_outside_the_vocabulary_is_422_with_field_errors(client, game):
+    response = client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw"},
+                           headers=bearer(active_token(client, game)))
+    assert response.status_code == 422
+    assert response.get_json()["errors"]["json"] == {"from": ["Required for draw."]}
+
+
+def test_the_long_poll_returns_as_soon_as_an_event_is_appended(app, client, game):
+    token = active_token(client, game)
+    later = threading.Timer(0.3, lambda: draw(app.test_client(), game, token))
+    later.start()
+    started = time.monotonic()
+    feed = client.get(f"/v1/games/{game['id']}/events?after={game['version']}&wait=10")
+    later.join()
+    assert time.monotonic() - started < 5
+    assert [e["type"] for e in feed.get_json()["events"]] == ["CardDrawn"]
+
+
+def test_the_event_stream_resumes_after_last_event_id(client, game):
+    draw(client, game)
+    response = client.get(f"/v1/games/{game['id']}/stream",
+                          headers={"Last-Event-ID": str(game["version"])})
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    text = response.get_data(as_text=True)
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert ids == [game["version"] + 1] and ": heartbeat" in text
+
+
+def test_the_game_list_is_paged_with_a_cursor_and_a_link_header(client):
+    ids = [client.post("/v1/games", json={"seats": HUMANS}).get_json()["id"] for _ in range(3)]
+    first = client.get("/v1/games?limit=2")
+    page = first.get_json()
+    assert [g["id"] for g in page["items"]] == ids[::-1][:2] and page["next_cursor"]
+    assert 'rel="next"' in first.headers["Link"]
+    rest = client.get(f"/v1/games?limit=2&cursor={page['next_cursor']}").get_json()
+    assert [g["id"] for g in rest["items"]] == [ids[0]] and rest["next_cursor"] is None
+    assert client.get("/v1/games?status=finished").get_json()["items"] == []
+    assert client.get("/v1/games?cursor=garbage!").status_code == 422
+
+
+def test_replay_export_and_import(client, game, admin_key):
+    seat = client.get(f"/v1/games/{game['id']}/replay?version=2",
+                      headers=bearer(game["seats"][0]["token"]))
+    assert seat.status_code == 200 and seat.get_json()["version"] == 2
+    url = f"/v1/games/{game['id']}/export"
+    assert client.get(url, headers=bearer(game["seats"][0]["token"])).status_code == 403
+    record = client.get(url, headers=bearer(game["admin_token"])).get_json()
+    assert [e["version"] for e in record["events"]] == list(range(1, game["version"] + 1))
+    assert client.post("/v1/games/import", json=record).status_code == 403
+    imported = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
+    assert imported.status_code == 201 and imported.get_json()["id"] != game["id"]
+
+
+def test_health_ready_and_metrics(client, game):
+    assert client.get("/health").get_json() == {"status": "ok"}
+    assert client.get("/ready").status_code == 200
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert 'rummy_http_requests_total{endpoint="games.create_game",method="POST",status="201"}' in metrics
+    assert "rummy_http_request_seconds_bucket" in metrics
+
+
+def test_ready_is_a_503_problem_when_redis_is_unreachable():
+    service = wire(Settings(redis_url="redis://127.0.0.1:1/0")).service
+    response = create_app({"RUMMY_SERVICE": service}).test_client().get("/ready")
+    assert response.status_code == 503 and response.content_type == PROBLEM
+
+
+def test_unknown_routes_methods_and_bodies_are_problems(client, game):
+    assert client.get("/v2/nothing").content_type == PROBLEM
+    wrong = client.delete(f"/v1/games/{game['id']}")
+    assert wrong.status_code == 405 and "GET" in wrong.headers["Allow"]
+    bad = client.post("/v1/games", data="{", content_type="application/json")
+    assert bad.status_code == 400 and bad.content_type == PROBLEM
+    assert client.get("/v1/games/nope").get_json()["type"].endswith("/game-not-found")
+
+
+def test_the_openapi_document_and_docs_page_are_served(client):
+    assert client.get("/openapi.json").get_json()["info"]["title"] == "Contract Rummy"
+    assert client.get("/docs").status_code == 200
