@@ -1,0 +1,27 @@
+"""Small builders for domain unit tests: states from FORMAT.md positions, table snapshots."""
+import random
+
+from domain import fold, start_from_position
+
+OTHER_HANDS = [["KC", "KD", "KS", "KH", "2C", "2D", "2S", "2H", "QC", "QD"],
+               ["3C", "3D", "3S", "3H", "JC", "JD", "JS", "JH", "10C", "10D"],
+               ["QS", "QH", "4D", "4H", "6D", "6H", "7D", "7H", "9D", "10H"]]
+SEAT0_HAND = ["2C", "3D", "8S", "KC", "QD", "JH", "10C", "4H", "6S", "9D"]
+
+
+def position(**fields):
+    """A FORMAT.md mid-round position: round 1, dealer 3, seat 0 to draw; `fields` override."""
+    table = {"round": 1, "dealer": 3, "turn": 0, "phase": "draw", "taken_from_discard": None,
+             "hands": [SEAT0_HAND] + OTHER_HANDS, "melds": [], "opened": [None] * 4,
+             "discard": ["8D", "9H"], "stock": ["5H", "6H"], "fill": "stock"}
+    table.update(fields)
+    return table
+
+
+def state_of(**fields):
+    """The folded state of `position(**fields)`."""
+    return fold(start_from_position(position(**fields)))
+
+
+def rng():
+    return random.Random(0)
