@@ -22,19 +22,19 @@ def opened_table(hand, **fields):
 
 
 def test_opening_lays_the_contract_and_marks_the_seat():
-    hand = ["5H", "5H", "5C", "KC", "KD", "KS", "2D", "5S", "9C", "10H", "QH"]
+    hand = ["7S", "7S", "7C", "KC", "KD", "KS", "2D", "5S", "9C", "10H", "QH"]
     state = state_of(phase="play", hands=[hand] + OTHER_HANDS)
-    action = {"type": "open", "melds": [["5H", "5H", "5C"], ["KC", "KD", "KS"]]}
+    action = {"type": "open", "melds": [["7S", "7S", "7C"], ["KC", "KD", "KS"]]}
     events = decide(state, 0, action, rng())
-    assert events == [ContractOpened(seat=0, melds=(("5H", "5H", "5C"), ("KC", "KD", "KS")))]
+    assert events == [ContractOpened(seat=0, melds=(("7S", "7S", "7C"), ("KC", "KD", "KS")))]
     after = fold(events, state)
     assert after.round.opened[0] == "this_turn" and len(after.round.hands[0]) == 5
     assert [m.kind for m in after.round.melds] == ["group", "group"]
 
 
 def test_an_opening_that_would_empty_the_hand_is_refused():
-    state = state_of(phase="play", hands=[["5H", "5H", "5C", "KC", "KD", "KS"]] + OTHER_HANDS)
-    action = {"type": "open", "melds": [["5H", "5H", "5C"], ["KC", "KD", "KS"]]}
+    state = state_of(phase="play", hands=[["7S", "7S", "7C", "KC", "KD", "KS"]] + OTHER_HANDS)
+    action = {"type": "open", "melds": [["7S", "7S", "7C"], ["KC", "KD", "KS"]]}
     assert refusal(state, 0, action) == "R5.6"
 
 
