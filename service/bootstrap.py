@@ -46,8 +46,15 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
 
 def build_service(environ: Mapping[str, str] | None = None,
                   enqueue_followups: Followups | None = None) -> GameService:
-    """A GameService configured from `environ` (default os.environ); see Settings.from_env."""
-    return wire(Settings.from_env(environ), enqueue_followups).service
+    """A GameService configured from `environ` (default os.environ); see Settings.from_env.
+    Without `enqueue_followups` it gets the RQ hook of workers.enqueue (bots, scoring,
+    deadlines), so the API and the jobs enqueue the same follow-ups after every append."""
+    wiring = wire(Settings.from_env(environ), enqueue_followups)
+    if enqueue_followups is None:
+        from workers.enqueue import install  # composition root: the one upward reference
+
+        install(wiring)
+    return wiring.service
 
 
 def _ping(client: redis.Redis) -> bool:

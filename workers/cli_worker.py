@@ -22,4 +22,4 @@ def worker(redis_url: str, burst: bool, no_scheduler: bool, sweep_interval: floa
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     run_worker(redis_url, burst=burst, with_scheduler=not no_scheduler,
-               sweep_every_s=sweep_interval)
+               sweep_every_s=sweep_interval, log_level=log_level.upper())

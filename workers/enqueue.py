@@ -2,12 +2,13 @@
 
 `needs(state, bot_seats)` reads `domain.awaiting(state)`; `Followups` is the
 `enqueue_followups(game_id, version, state)` hook that GameService calls after each append.
-Job ids derive from (game, version) and are enqueued with RQ's `unique=True`, so a second
+Job ids derive from (game, version) (RQ allows only letters, digits, `_` and `-` in them) and
+are enqueued with RQ's `unique=True`, so a second
 enqueue of the same follow-up (the API and a job racing, the sweeper) is a no-op:
 
-- `bot:<game>:<version>`      -> `workers.jobs.play_bots`   (a bot seat must act)
-- `score:<game>:<version>`    -> `workers.jobs.score_round` (a round awaits scoring)
-- `deadline:<game>:<version>` -> `workers.jobs.close_offer` (an offer waits on a human, R6.9),
+- `bot-<game>-<version>`      -> `workers.jobs.play_bots`   (a bot seat must act)
+- `score-<game>-<version>`    -> `workers.jobs.score_round` (a round awaits scoring)
+- `deadline-<game>-<version>` -> `workers.jobs.close_offer` (an offer waits on a human, R6.9),
   scheduled `offer_deadline_s` later; it needs a worker running its scheduler.
 
 Jobs are named by dotted path so this module imports no job code.
@@ -15,7 +16,6 @@ Jobs are named by dotted path so this module imports no job code.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Collection
@@ -29,7 +29,6 @@ from domain import awaiting
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "rummy"
-DEFAULT_OFFER_DEADLINE_S = 15.0
 # Transient Redis errors inside a job are retried with backoff; needs the worker's scheduler.
 RETRY = Retry(max=3, interval=[1, 3, 9])
 JOB_TIMEOUT_S = 60
@@ -38,24 +37,19 @@ RESULT_TTL_S = 300
 BotSeats = Callable[[str], Collection[int]]
 
 
-def offer_deadline_s() -> float:
-    """`RUMMY_OFFER_DEADLINE_S` (default 15): how long an offer waits for silent humans (R6.9)."""
-    return float(os.environ.get("RUMMY_OFFER_DEADLINE_S", DEFAULT_OFFER_DEADLINE_S))
-
-
 def bot_job_id(game_id: str, version: int) -> str:
     """Id of the play_bots job for `game_id` at `version`."""
-    return f"bot:{game_id}:{version}"
+    return f"bot-{game_id}-{version}"
 
 
 def score_job_id(game_id: str, version: int) -> str:
     """Id of the score_round job for `game_id` at `version`."""
-    return f"score:{game_id}:{version}"
+    return f"score-{game_id}-{version}"
 
 
 def deadline_job_id(game_id: str, version: int) -> str:
     """Id of the close_offer job for `game_id` at `version`."""
-    return f"deadline:{game_id}:{version}"
+    return f"deadline-{game_id}-{version}"
 
 
 @dataclass(frozen=True)
@@ -122,17 +116,27 @@ def enqueue_needs(queue: Queue, game_id: str, version: int, need: Needs,
                         deadline_job_id(game_id, version) + suffix, deadline_s, game_id, version)
 
 
+def install(wiring) -> "Followups":
+    """Install the RQ hook on `wiring.service` (a `service.bootstrap.Wiring`): its queue uses
+    the wiring's Redis client and its deadline `wiring.settings.offer_deadline_s`."""
+    hook = Followups(make_queue(wiring.client), wiring.service.bot_seats,
+                     wiring.settings.offer_deadline_s)
+    wiring.service.enqueue_followups = hook
+    return hook
+
+
 class Followups:
     """The RQ `enqueue_followups(game_id, version, state)` hook for GameService.
 
-    `bot_seats(game_id)` names the game's bot seats. An enqueue that fails is logged, not
+    `bot_seats(game_id)` names the game's bot seats; `deadline_s` is how long a buy offer
+    waits for silent humans (RUMMY_OFFER_DEADLINE_S, R6.9). An enqueue that fails is logged, not
     raised: the append it follows stands, and the sweeper enqueues what is missing (DESIGN §5).
     """
 
-    def __init__(self, queue: Queue, bot_seats: BotSeats, deadline_s: float | None = None) -> None:
+    def __init__(self, queue: Queue, bot_seats: BotSeats, deadline_s: float) -> None:
         self.queue = queue
         self.bot_seats = bot_seats
-        self.deadline_s = offer_deadline_s() if deadline_s is None else deadline_s
+        self.deadline_s = deadline_s
 
     def __call__(self, game_id: str, version: int, state) -> None:
         try:

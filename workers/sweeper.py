@@ -4,7 +4,7 @@ or dead.
 A game in status playing/scoring that waits on a bot, a buy-offer deadline or its scoring
 needs a live job for its current version. The job may be missing (a process died between
 append and enqueue) or dead (failed after its retries, killed with its worker, its scheduler
-gone). The canonical id (`bot:<game>:<v>` …) is tried first, then `<id>:s1`, `<id>:s2` … so
+gone). The canonical id (`bot-<game>-<v>` …) is tried first, then `<id>-s1`, `<id>-s2` … so
 that a dead job stays in RQ's registries for inspection while a fresh one runs.
 """
 from __future__ import annotations
@@ -65,7 +65,7 @@ def ensure_job(queue: Queue, base_id: str, func: str, args: tuple, now: datetime
     `delay_s` schedules the first job that many seconds ahead (a deadline); a replacement of a
     dead job runs at once."""
     for attempt in range(MAX_ATTEMPTS):
-        job_id = base_id if attempt == 0 else f"{base_id}:s{attempt}"
+        job_id = base_id if attempt == 0 else f"{base_id}-s{attempt}"
         job = Job.fetch_many([job_id], connection=queue.connection)[0]
         if job is not None:
             if job_alive(queue, job, now, stale_s):

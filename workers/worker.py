@@ -6,7 +6,7 @@ cache) warm, which is what bot reply latency is made of. A job that crashes the 
 recovered like a killed worker: by the sweeper, from another or a restarted worker.
 
 A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the id
-`sweep:<slot>` (unique per time slot), so many workers still sweep once per interval.
+`sweep-<slot>` (unique per time slot), so many workers still sweep once per interval.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
     while not stop.wait(interval_s):
         slot = int(time.time() // interval_s)
         try:
-            queue.enqueue("workers.jobs.sweep", job_id=f"sweep:{slot}", unique=True,
+            queue.enqueue("workers.jobs.sweep", job_id=f"sweep-{slot}", unique=True,
                           result_ttl=int(interval_s * 4) + 1, failure_ttl=3600)
         except DuplicateJobError:
             pass  # another worker's ticker got this slot
@@ -48,10 +48,11 @@ def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
 
 
 def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
-               sweep_every_s: float | None = None) -> bool:
+               sweep_every_s: float | None = None, log_level: str = "INFO") -> bool:
     """Run a worker on the game queue of `redis_url` until SIGINT/SIGTERM (warm shutdown).
 
-    `burst` stops when the queue is empty (no sweeping then). Returns whether any job ran.
+    `burst` stops when the queue is empty (no sweeping then); `log_level` is RQ's (INFO logs
+    every job). Returns whether any job ran.
     The jobs build their GameService from `REDIS_URL`, which is set to `redis_url` here."""
     os.environ["REDIS_URL"] = redis_url
     connection = redis.Redis.from_url(redis_url)
@@ -64,6 +65,6 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
         threading.Thread(target=_sweep_ticker, args=(queue, interval, stop),
                          name="rummy-sweep", daemon=True).start()
     try:
-        return worker.work(burst=burst, with_scheduler=with_scheduler)
+        return worker.work(burst=burst, with_scheduler=with_scheduler, logging_level=log_level)
     finally:
         stop.set()

@@ -1,0 +1,130 @@
+"""The RQ job functions (DESIGN §5). They take ids and versions, never state: each loads the
+game, checks it is still at the version it was enqueued for (else it is stale and does
+nothing), decides, and appends with that expected version through the GameService, whose
+follow-up hook enqueues what comes next.
+
+Errors: a game that moved on (ConcurrencyError) or no longer awaits the action
+(RuleViolation) ends the job quietly; StoreUnavailable and other errors propagate, so RQ
+retries the job with backoff (workers.enqueue.RETRY) and finally files it in the failed job
+registry, where the sweeper's replacement takes over.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import random
+from datetime import datetime, timezone
+
+from domain import RuleViolation, awaiting, choose_action, seat_view
+from service.principal import Principal
+from service.store import ConcurrencyError
+from workers import runtime
+from workers.enqueue import make_queue, needs
+from workers.sweeper import DEFAULT_STALE_S, Sweep, ensure_followups
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_ACTIONS = 200
+SWEEP_PAGE = 100
+
+
+def bot_rng(rng_seed: str, seat: int, version: int) -> random.Random:
+    """The RNG of the bot of `seat` deciding at `version`: a pure function of the game's secret
+    seed, so a re-run job (or a replayed seeded game) makes the same choice."""
+    return random.Random(f"{rng_seed}:bot:{seat}:{version}")
+
+
+def play_bots(game_id: str, version: int) -> int:
+    """Play every bot action the game at `version` waits for; return how many were played.
+
+    While a bot seat must act (its turn, or an open buy offer it owes an answer: bots answer
+    at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))` and append
+    with the expected version, at most MAX_BOT_ACTIONS times (the last append's follow-up
+    job continues). Stale (the game is past `version`): nothing. A bot choice the rules
+    refuse is logged and replaced by a random legal action, so a bot bug cannot stall a game.
+    """
+    service = runtime.wiring().service
+    current, state = service.load(game_id)
+    if current != version:
+        return 0
+    record = service.record(game_id)
+    levels = {s["seat"]: s["level"] for s in record.seats if s["kind"] == "bot"}
+    played = 0
+    while played < MAX_BOT_ACTIONS:
+        wait = awaiting(state)
+        seat = next((s for s in wait.seats if s in levels), None)
+        if wait.status != "playing" or seat is None:
+            break
+        view = seat_view(state, seat)
+        rng = bot_rng(record.rng_seed, seat, current)
+        action = choose_action(levels[seat], view, rng)
+        try:
+            current = _act(service, game_id, seat, action, current, view, rng)
+        except ConcurrencyError:
+            break  # another append won; its follow-ups take over
+        current, state = service.load(game_id)
+        played += 1
+    return played
+
+
+def _act(service, game_id: str, seat: int, action: dict, version: int, view: dict,
+         rng: random.Random) -> int:
+    try:
+        return service.act(game_id, Principal(seat=seat), action, if_match=version)[0]
+    except RuleViolation as refused:
+        log.error("bot of seat %s in %s at %s chose %r, refused (%s %s); playing a random "
+                  "legal action", seat, game_id, version, action, refused.rule, refused.message)
+        fallback = rng.choice(view["legal_actions"])
+        return service.act(game_id, Principal(seat=seat), fallback, if_match=version)[0]
+
+
+def _system(game_id: str, version: int, action: dict) -> bool:
+    try:
+        runtime.wiring().service.system_act(game_id, action, version)
+    except (ConcurrencyError, RuleViolation):
+        return False
+    return True
+
+
+def score_round(game_id: str, version: int) -> bool:
+    """Score the round that ended at `version` (R9.1-R9.4): append RoundScored, then the next
+    RoundDealt or GameEnded. True if this run scored it; False when stale or already scored
+    (the expected version and the domain's refusal of a second score make it exactly once)."""
+    return _system(game_id, version, {"type": "score_round"})
+
+
+def close_offer(game_id: str, version: int) -> bool:
+    """The buy-offer deadline: if the game is still at `version` with its offer open, every
+    seat that owes an answer passes (silence is a pass, R6.9). True if it closed the offer."""
+    return _system(game_id, version, {"type": "close_offer"})
+
+
+def sweep() -> Sweep:
+    """Find games in status playing/scoring (the service's game index) waiting on a bot, a
+    buy-offer deadline or scoring without a live job for their version, and enqueue what is
+    missing (DESIGN §5). A job counts as dead once RUMMY_SWEEP_STALE_S (default 30) seconds
+    have passed since it was enqueued, started or due (workers.sweeper.job_alive)."""
+    wired = runtime.wiring()
+    service, queue = wired.service, make_queue(wired.client)
+    stale_s = float(os.environ.get("RUMMY_SWEEP_STALE_S") or DEFAULT_STALE_S)
+    now = datetime.now(timezone.utc)
+    games, enqueued = 0, []
+    for status in ("playing", "scoring"):
+        cursor = None
+        while True:
+            page = service.list_games(status=status, limit=SWEEP_PAGE, cursor=cursor)
+            for item in page["items"]:
+                games += 1
+                try:
+                    version, state = service.load(item["id"])
+                    need = needs(state, service.bot_seats(item["id"]))
+                    enqueued += ensure_followups(queue, item["id"], version, need,
+                                                 wired.settings.offer_deadline_s, stale_s, now)
+                except Exception:  # one broken game must not stop the sweep of the others
+                    log.exception("sweep of game %s failed", item["id"])
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+    if enqueued:
+        log.warning("sweep enqueued %s", ", ".join(enqueued))
+    return Sweep(games, tuple(enqueued))
