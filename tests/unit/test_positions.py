@@ -1,0 +1,60 @@
+"""Positions (FORMAT.md): validation, fill, export/import round trip."""
+import random
+
+import pytest
+
+from domain import (
+    MalformedAction, RuleViolation, UnsupportedProfile, decide, export_position, fold,
+    legal_actions, start_from_position,
+)
+
+from domain_fixtures import position, state_of
+
+
+def test_fill_puts_unlisted_cards_under_the_stock_by_default():
+    rnd = state_of().round
+    assert rnd.stock[:2] == ("5H", "6H") and len(rnd.stock) == 107 - 40 - 2
+    assert rnd.discard == ("8D", "9H")
+
+
+def test_fill_discard_puts_them_under_the_listed_pile():
+    rnd = state_of(fill="discard").round
+    assert rnd.stock == ("5H", "6H") and rnd.discard[-2:] == ("8D", "9H")
+
+
+def test_a_fresh_deal_position_is_dealt_by_r2_3():
+    state = fold(start_from_position({"deal": {"round": 4, "dealer": 3}}, random.Random(1)))
+    assert [len(h) for h in state.round.hands] == [12] * 4 and state.round.turn == 0
+
+
+@pytest.mark.parametrize("fields, error", [
+    ({"hands": [["AS", "AS", "AS"]] + [[]] * 3}, ValueError),
+    ({"stock": ["JK", "JK", "JK", "JK"]}, ValueError),
+    ({"melds": [{"owner": 0, "cards": ["AS", "2S", "3S"]}]}, RuleViolation),
+    ({"discard": ["1H"]}, MalformedAction),
+    ({"round": 8}, ValueError),
+    ({"hands": [[]] * 3}, ValueError),
+    ({"profile": {"jokers": 4}}, UnsupportedProfile),
+])
+def test_inconsistent_positions_are_refused(fields, error):
+    with pytest.raises(error):
+        start_from_position(position(**fields))
+
+
+def test_export_then_import_is_lossless_mid_round():
+    state = state_of()
+    rng = random.Random(2)
+    for _ in range(25):
+        seat = next(s for s in range(4) if legal_actions(state, s))
+        state = fold(decide(state, seat, rng.choice(legal_actions(state, seat)), rng), state)
+        if state.status != "playing":
+            break
+        assert fold(start_from_position(export_position(state))) == state
+
+
+def test_export_of_an_open_offer_keeps_it():
+    state = state_of()
+    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
+    exported = export_position(state)
+    assert exported["phase"] == "buying" and exported["offer"]["card"] == "9H"
+    assert fold(start_from_position(exported)) == state

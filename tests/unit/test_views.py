@@ -1,0 +1,88 @@
+"""Views and redaction: hidden information never leaks (DESIGN.md principle 4)."""
+import json
+import random
+
+import pytest
+
+from domain import event_to_dict, full_view, public_view, redact, seat_view
+from domain.simulation import play_game
+
+from domain_fixtures import state_of
+
+
+@pytest.fixture(scope="module")
+def game():
+    return play_game(("random", "basic", "random", "basic"), random.Random(4))
+
+
+def test_seat_view_shows_only_its_own_hand():
+    state = state_of()
+    view = seat_view(state, 2)
+    assert sorted(view["hand"]) == sorted(state.round.hands[2])
+    assert "hands" not in view and "stock" not in view
+    assert view["hand_sizes"] == [10, 10, 10, 10] and view["stock_size"] == len(state.round.stock)
+    assert view["legal_actions"] == []  # not seat 2's turn
+    assert seat_view(state, 0)["legal_actions"][0] == {"type": "draw", "from": "stock"}
+
+
+def test_public_view_has_no_hand_and_no_stock_order():
+    view = public_view(state_of())
+    assert not {"hand", "hands", "stock", "legal_actions", "seat"} & set(view)
+    json.dumps(view)
+
+
+def test_full_view_shows_everything():
+    state = state_of()
+    view = full_view(state)
+    assert view["stock"] == list(state.round.stock) and len(view["hands"]) == 4
+
+
+def test_offer_view_names_who_must_answer():
+    from domain import decide, fold
+    state = state_of()
+    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
+    assert public_view(state)["offer"] == {"card": "9H", "active_seat": 0,
+                                           "waiting_for": [1, 2, 3], "buyers": [],
+                                           "passed": [], "barred": None}
+
+
+def hidden_cards_leak(redacted, seat):
+    data, kind = redacted["data"], redacted["type"]
+    if kind == "GameCreated":
+        return data["seed"] is not None
+    if kind == "RoundDealt":
+        return "deck" in data or (seat is None and data["hand"] is not None)
+    if kind == "CardDrawn":
+        return data["source"] == "stock" and data["seat"] != seat and data["card"] is not None
+    if kind == "CardBought":
+        return data["seat"] != seat and data["penalty"] is not None
+    if kind == "StockRebuilt":
+        return data["stock"] is not None
+    return False
+
+
+@pytest.mark.parametrize("seat", [None, 0, 1, 2, 3])
+def test_redacted_events_hide_what_the_seat_may_not_see(game, seat):
+    for event in game.events:
+        raw = event_to_dict(event)
+        redacted = redact(raw, seat)
+        assert not hidden_cards_leak(redacted, seat), redacted
+        assert raw == event_to_dict(event)  # redact copies, never edits
+
+
+def test_a_seat_sees_its_own_dealt_hand_and_stock_draws(game):
+    dealt = event_to_dict(game.events[1])
+    mine = redact(dealt, 1)["data"]
+    assert len(mine["hand"]) == 10 and mine["hand_sizes"] == [10] * 4
+    assert mine["stock_size"] == 66 and mine["upcard"] == dealt["data"]["deck"][40]
+    draw = next(e for e in game.events if type(e).__name__ == "CardDrawn" and e.source == "stock")
+    assert redact(event_to_dict(draw), draw.seat)["data"]["card"] == draw.card
+
+
+def test_position_loaded_hides_other_hands_and_the_stock():
+    from domain import start_from_position
+    from domain_fixtures import position
+    raw = event_to_dict(start_from_position(position())[0])
+    seen = redact(raw, 0)["data"]["position"]
+    assert seen["hands"][0] is not None and seen["hands"][1:] == [None, None, None]
+    assert seen["stock"] is None and seen["stock_size"] == 65
