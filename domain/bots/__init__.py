@@ -1,19 +1,19 @@
 """Bots: `choose_action(level, view, rng)` picks an action from a seat view, nothing else.
 
 Levels: "random" (uniform over legal actions), "basic" (domain/bots/basic.py) and "strong"
-(not written yet: falls back to "basic"). A bot is a pure function of the seat view: it never
+(domain/bots/strong.py). A bot is a pure function of the seat view: it never
 sees the state, so it cannot peek at hidden cards.
 """
 from __future__ import annotations
 
 import random
 
-from domain.bots import basic, random_bot
+from domain.bots import basic, random_bot, strong
 
 _CHOOSERS = {
     "random": random_bot.choose,
     "basic": basic.choose,
-    "strong": basic.choose,
+    "strong": strong.choose,
 }
 LEVELS = tuple(_CHOOSERS)
 

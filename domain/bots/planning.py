@@ -59,13 +59,16 @@ class Analysis:
     - ``support``: code -> weight of plans using that code (best plans 1, next best less),
       per copy held; cards with no support are the spare cards.
     - ``plans``: the best ``(need, groups, runs)`` found, best first.
+    - ``options``: ``(need, used codes, slots)`` of every plan within ``NEAR`` of the best;
+      a slot is one missing card, given as the tuple of codes that fill it (a run hole: one
+      code; a group hole: the four codes of its rank). The strong bot re-weighs these.
     """
 
-    __slots__ = ("need", "wanted", "support", "plans", "jokers")
+    __slots__ = ("need", "wanted", "support", "plans", "jokers", "options")
 
-    def __init__(self, need, wanted, support, plans, jokers):
+    def __init__(self, need, wanted, support, plans, jokers, options=()):
         self.need, self.wanted, self.support = need, wanted, support
-        self.plans, self.jokers = plans, jokers
+        self.plans, self.jokers, self.options = plans, jokers, options
 
 
 _cache: dict = {}
@@ -109,19 +112,21 @@ def _analyze(kinds, hand):
         return Analysis(n_groups * GROUP_SIZE + n_runs * RUN_SIZE, frozenset(), {}, [], jokers)
     scored.sort(key=lambda p: (p[0], p[1]))
     best = scored[0][0]
-    wanted, support = set(), Counter()
-    for need, _, _, _, used, gaps in scored:
+    wanted, support, options = set(), Counter(), []
+    for need, _, _, _, used, slots in scored:
         if need > best + NEAR:
             break
         weight = 1.0 if need == best else NEAR_WEIGHT
         if need == best:
-            wanted.update(gaps)
+            for slot in slots:
+                wanted.update(slot)
         for code in used:
             support[code] += weight
+        options.append((need, used, slots))
     for code in support:
         support[code] /= naturals[code]
     plans = [(p[0], p[2], p[3]) for p in scored[:4]]
-    return Analysis(best, frozenset(wanted), support, plans, jokers)
+    return Analysis(best, frozenset(wanted), support, plans, jokers, tuple(options))
 
 
 def _group_candidates(naturals, k):
@@ -169,7 +174,7 @@ def _runs_apart(runs):
 
 
 def _fill(naturals, jokers, groups, runs):
-    """Allocate hand cards to one plan: returns ``(need, used codes, gap codes)``.
+    """Allocate hand cards to one plan: returns ``(need, used codes, slots)`` (see Analysis).
 
     Runs take their exact cards first (a group can use any suit of its rank, a run only one
     card), then groups take what is left of their rank.
@@ -189,7 +194,7 @@ def _fill(naturals, jokers, groups, runs):
                 used.append(code)
                 got += 1
             else:
-                gaps.append(code)
+                gaps.append((code,))
         missing += RUN_SIZE - got
         empty += not got
     for rank in groups:
@@ -200,8 +205,7 @@ def _fill(naturals, jokers, groups, runs):
                     avail[code] -= 1
                     used.append(code)
                     got += 1
-            if got < GROUP_SIZE:
-                gaps.extend(RANK_CODES[rank])
+            gaps.extend([RANK_CODES[rank]] * (GROUP_SIZE - got))
         missing += GROUP_SIZE - got
         empty += not got
     return max(0, missing - jokers) + empty, used, gaps
@@ -231,7 +235,7 @@ def _analyze_final(hand):
             jokers += 1
         else:
             rows[SUIT[code]][NUM[code]] += 1
-    spans, holes, used, wanted = [], 0, [], set()
+    spans, holes, used, wanted, slots = [], 0, [], set(), []
     for _ in range(FINAL_RUNS):
         pick = _best_span(rows, spans)
         if pick is None:
@@ -248,6 +252,7 @@ def _analyze_final(hand):
             else:
                 holes += 1
                 wanted.add(CODE_AT[(n, suit)])
+                slots.append((CODE_AT[(n, suit)],))
         for n in (lo - 1, hi + 1):
             if 1 <= n <= ACE_HIGH:
                 wanted.add(CODE_AT[(n, suit)])
@@ -258,7 +263,7 @@ def _analyze_final(hand):
     for code in support:
         support[code] /= counts[code]
     plans = [(need, (), tuple(spans))]
-    return Analysis(need, frozenset(wanted), support, plans, jokers)
+    return Analysis(need, frozenset(wanted), support, plans, jokers, ((need, used, slots),))
 
 
 def _best_span(rows, taken):
