@@ -1,0 +1,158 @@
+"""The RQ jobs on a real server, run synchronously by calling them (DESIGN §5): stale jobs do
+nothing, a round is scored once however often its job runs, a deadline at a moved version does
+nothing, the sweeper enqueues what a game waits on and nothing twice."""
+from __future__ import annotations
+
+import pytest
+from rq.job import Job, JobStatus
+from rq.registry import ScheduledJobRegistry
+
+from domain import awaiting
+from service import Principal
+from service.bootstrap import wire
+from service.config import Settings
+from workers import jobs, runtime
+from workers.enqueue import (bot_job_id, deadline_job_id, enqueue_unique, install, make_queue,
+                             score_job_id)
+
+BOTS = [{"kind": "bot", "level": "basic"}] * 4
+HUMANS = [{"kind": "human"}] * 4
+
+
+@pytest.fixture
+def wiring(redis_url, redis_client):
+    """The jobs' wiring on the test server with the RQ hook (jobs are enqueued, not run)."""
+    wired = wire(Settings(redis_url=redis_url, offer_deadline_s=60))
+    install(wired)
+    runtime.use(wired)
+    yield wired
+    runtime.use(None)
+
+
+@pytest.fixture
+def queue(wiring):
+    return make_queue(wiring.client)
+
+
+def event_types(service, game_id):
+    return [event.type for event in service.store.read(game_id)]
+
+
+def play_until_scoring(service, game_id):
+    """Run play_bots at each new version until the round awaits scoring; return that version."""
+    for _ in range(100):
+        version, state = service.load(game_id)
+        if awaiting(state).status == "scoring":
+            return version
+        assert jobs.play_bots(game_id, version) > 0
+    raise AssertionError("the round did not end")
+
+
+def test_a_bot_job_plays_and_enqueues_the_next_follow_up(wiring, queue):
+    game = wiring.service.create_game(BOTS, seed=11)
+    assert queue.job_ids == [bot_job_id(game["id"], game["version"])]
+    played = jobs.play_bots(game["id"], game["version"])
+    version, _ = wiring.service.load(game["id"])
+    assert played > 0 and version >= game["version"] + played
+    followup = bot_job_id(game["id"], version)
+    assert followup in queue.job_ids or score_job_id(game["id"], version) in queue.job_ids
+
+
+def test_a_stale_bot_job_does_nothing(wiring):
+    game = wiring.service.create_game(BOTS, seed=11)
+    jobs.play_bots(game["id"], game["version"])
+    before = event_types(wiring.service, game["id"])
+    assert jobs.play_bots(game["id"], game["version"]) == 0
+    assert event_types(wiring.service, game["id"]) == before
+
+
+def test_the_same_bot_choice_at_the_same_version(redis_url, wiring):
+    """The bot RNG derives from (seed, seat, version): a seeded game replays the same moves."""
+    first = wiring.service.create_game(BOTS, seed=5)
+    second = wiring.service.create_game(BOTS, seed=5)
+    for game in (first, second):
+        jobs.play_bots(game["id"], game["version"])
+    assert event_types(wiring.service, first["id"]) == event_types(wiring.service, second["id"])
+
+
+def test_scoring_twice_scores_the_round_once(wiring):
+    game = wiring.service.create_game(BOTS, seed=3)
+    version = play_until_scoring(wiring.service, game["id"])
+    assert jobs.score_round(game["id"], version) is True
+    assert jobs.score_round(game["id"], version) is False
+    after, state = wiring.service.load(game["id"])
+    assert jobs.score_round(game["id"], after) is False  # nothing awaits scoring (R9)
+    assert event_types(wiring.service, game["id"]).count("RoundScored") == 1
+    assert len(state.round_scores) == 1 and state.round.number == 2
+
+
+def test_a_deadline_is_scheduled_when_an_offer_waits_on_a_human(wiring, queue):
+    game = wiring.service.create_game(HUMANS, seed=7)
+    _, state = wiring.service.load(game["id"])
+    wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
+                       {"type": "draw", "from": "stock"})
+    version, state = wiring.service.load(game["id"])
+    assert awaiting(state).phase == "buying"
+    scheduled = ScheduledJobRegistry(queue=queue).get_job_ids()
+    assert scheduled == [deadline_job_id(game["id"], version)]
+
+
+def test_close_offer_at_a_moved_version_does_nothing_and_at_its_version_closes(wiring):
+    game = wiring.service.create_game(HUMANS, seed=7)
+    _, state = wiring.service.load(game["id"])
+    active = awaiting(state).turn
+    wiring.service.act(game["id"], Principal(seat=active), {"type": "draw", "from": "stock"})
+    opened, state = wiring.service.load(game["id"])
+    first = awaiting(state).seats[0]
+    wiring.service.act(game["id"], Principal(seat=first), {"type": "pass"})
+    answered, _ = wiring.service.load(game["id"])
+    assert jobs.close_offer(game["id"], opened) is False
+    assert wiring.service.load(game["id"])[0] == answered
+    assert jobs.close_offer(game["id"], answered) is True
+    _, state = wiring.service.load(game["id"])
+    assert awaiting(state).phase != "buying" and awaiting(state).seats == (active,)
+
+
+def test_the_sweeper_enqueues_a_missing_bot_job_once(redis_url, redis_client, wiring, queue):
+    bare = wire(Settings(redis_url=redis_url)).service  # appends without follow-ups: a crash
+    game = bare.create_game(BOTS, seed=2)
+    assert queue.job_ids == []
+    swept = jobs.sweep()
+    assert swept.games == 1 and swept.enqueued == (bot_job_id(game["id"], game["version"]),)
+    assert jobs.sweep().enqueued == ()  # the job is queued: alive
+
+
+def test_the_sweeper_replaces_a_failed_job_and_leaves_it_in_the_failed_registry(
+        redis_url, wiring, queue):
+    bare = wire(Settings(redis_url=redis_url)).service
+    game = bare.create_game(BOTS, seed=2)
+    job_id = bot_job_id(game["id"], game["version"])
+    enqueue_unique(queue, "workers.jobs.play_bots", job_id, game["id"], game["version"])
+    job = Job.fetch(job_id, connection=queue.connection)
+    queue.remove(job)
+    job.set_status(JobStatus.FAILED)
+    assert jobs.sweep().enqueued == (f"{job_id}-s1",)
+    assert Job.fetch(job_id, connection=queue.connection).get_status() == JobStatus.FAILED
+
+
+def test_the_sweeper_enqueues_scoring_and_a_missing_deadline(redis_url, wiring, queue):
+    bare = wire(Settings(redis_url=redis_url)).service
+    game = bare.create_game(BOTS, seed=3)
+    version = play_until_scoring(wiring.service, game["id"])
+    for job_id in list(queue.job_ids):
+        queue.remove(job_id)
+    Job.fetch(score_job_id(game["id"], version), connection=queue.connection).delete()
+    assert jobs.sweep().enqueued == (score_job_id(game["id"], version),)
+
+    humans = bare.create_game(HUMANS, seed=7)
+    _, state = bare.load(humans["id"])
+    bare.act(humans["id"], Principal(seat=awaiting(state).turn), {"type": "draw", "from": "stock"})
+    offered, _ = bare.load(humans["id"])
+    assert deadline_job_id(humans["id"], offered) in jobs.sweep().enqueued
+    assert deadline_job_id(humans["id"], offered) in ScheduledJobRegistry(queue=queue).get_job_ids()
+
+
+def test_a_duplicate_enqueue_is_refused(wiring, queue):
+    assert enqueue_unique(queue, "workers.jobs.score_round", "score-x-1", "x", 1) is True
+    assert enqueue_unique(queue, "workers.jobs.score_round", "score-x-1", "x", 1) is False
+    assert queue.job_ids == ["score-x-1"]
