@@ -1,0 +1,30 @@
+"""Whole games of bots end normally: seven rounds scored, winners named."""
+import random
+
+import pytest
+
+from domain import choose_action
+from domain.simulation import play_game
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_basic_bots_finish_a_game(seed):
+    game = play_game(("basic",) * 4, random.Random(seed))
+    assert game.state.status == "finished"
+    assert len(game.state.round_scores) == 7 and len(game.turns_per_round) == 7
+    assert game.winners and min(game.totals) == game.totals[game.winners[0]]
+
+
+def test_mixed_levels_finish_a_game():
+    game = play_game(("random", "basic", "random", "basic"), random.Random(9))
+    assert len(game.state.round_scores) == 7
+
+
+def test_the_same_seed_plays_the_same_game():
+    assert play_game(("basic",) * 4, random.Random(5)).events == \
+        play_game(("basic",) * 4, random.Random(5)).events
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        choose_action("grandmaster", {"legal_actions": [{"type": "pass"}]}, random.Random(0))
