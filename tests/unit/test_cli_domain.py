@@ -1,0 +1,34 @@
+"""`rummy conformance` and `rummy simulate` from the command line."""
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from workers.cli import main
+
+CASES = Path(__file__).parents[1] / "conformance" / "cases"
+
+
+def test_conformance_prints_one_line_per_case_and_the_counts():
+    result = CliRunner().invoke(main, ["conformance", str(CASES)])
+    lines = result.output.splitlines()
+    assert result.exit_code == 0
+    assert lines[-1] == "63 passed, 0 failed" and lines[0].startswith("PASS ")
+
+
+def test_a_failing_case_exits_1(tmp_path):
+    case = json.loads((CASES / "r6.5-all-pass-then-stock.json").read_text())
+    case["final"]["phase"] = "draw"
+    (tmp_path / "bad.json").write_text(json.dumps(case))
+    result = CliRunner().invoke(main, ["conformance", str(tmp_path / "bad.json")])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "FAIL r6.5-all-pass-then-stock: phase: got 'play', expected 'draw'", "0 passed, 1 failed"]
+
+
+def test_simulate_reports_penalties_turns_and_speed():
+    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--seed", "3",
+                                       "--levels", "random,basic,basic,basic"])
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (random): mean penalty" in result.output
+    assert "mean turns per round:" in result.output and "games per second:" in result.output
