@@ -1,18 +1,16 @@
 """Routes of the event feeds: a long poll and a Server-Sent Events stream."""
 import time
 
-from flask import current_app, json, request
+from flask import current_app, json
 from werkzeug.wrappers import Response
 
 from api.auth import BEARER, principal, service
 from api.resources import Blueprint
-from api.resources.events.schemas import EventArgsSchema, EventPageSchema, StreamArgsSchema
+from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
+                                          ServerSentEventSchema, StreamArgsSchema,
+                                          StreamHeadersSchema)
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
-
-LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "Resume after this version (sent by EventSource on reconnect)"}
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
@@ -32,16 +30,16 @@ def events(args, game_id):
 
 @blp.route("/<game_id>/stream", methods=["GET"])
 @blp.arguments(StreamArgsSchema, location="query")
-@blp.doc(parameters=[LAST_EVENT_ID], security=[{}, BEARER])
-@blp.response(200, {"type": "string"}, content_type="text/event-stream",
-              description="`id:` = version, `event:` = type, `data:` = the event as JSON; "
-                          "comment heartbeats; ends when the game is finished or after a while")
+@blp.arguments(StreamHeadersSchema, location="headers")
+@blp.doc(security=[{}, BEARER])
+@blp.response(200, ServerSentEventSchema, content_type="text/event-stream",
+              description="One event per version (schema: each event); comment heartbeats; "
+                          "ends when the game is finished or after a while")
 @blp.problems(401, 404)
-def stream(args, game_id):
+def stream(args, headers, game_id):
     """The caller's events as Server-Sent Events, resumable with Last-Event-ID"""
     svc, who = service(), principal(game_id)
-    last = request.headers.get("Last-Event-ID", "").strip()
-    after = int(last) if last.isdigit() and len(last) < 19 else args["after"]
+    after = headers.get("last_event_id", args["after"])
     cfg = current_app.config
     until = time.monotonic() + cfg["RUMMY_SSE_MAX_S"]
     feed = _feed(svc, game_id, who, after, cfg["RUMMY_SSE_HEARTBEAT_S"], until)

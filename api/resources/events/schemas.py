@@ -18,6 +18,14 @@ class EventPageSchema(ma.Schema):
     events = fields.List(fields.Nested(EventSchema), required=True)
 
 
+class ServerSentEventSchema(ma.Schema):
+    """One Server-Sent Event of the stream (comment heartbeats are not events)."""
+
+    id = fields.String(required=True, metadata={"description": "The event's version"})
+    event = fields.String(required=True, metadata={"description": "The event's type"})
+    data = fields.String(required=True, metadata={"description": "The Event object as JSON"})
+
+
 class EventArgsSchema(ma.Schema):
     """Where to start and how long to wait for a new event."""
 
@@ -30,3 +38,10 @@ class StreamArgsSchema(ma.Schema):
     """Where the stream starts (``Last-Event-ID`` wins when sent)."""
 
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class StreamHeadersSchema(ma.Schema):
+    """The version a reconnecting EventSource saw last."""
+
+    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=validate.Range(min=0),
+                                   metadata={"description": "Resume after this version"})
