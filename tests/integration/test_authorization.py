@@ -1,0 +1,155 @@
+"""Every endpoint, called with no token, another game's token, another seat's token, the own
+seat's token and the game's admin token: the right status, no response showing another seat's
+cards or the stock order, and only the right token can act."""
+import json
+
+import pytest
+
+from api import create_app
+
+HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
+CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin")
+# endpoint -> expected status per caller, in the order of CALLERS
+READS = {
+    "GET /v1/games": (200, 200, 200, 200, 200),
+    "GET /v1/games/{id}": (200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403),
+    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200),
+    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200),
+    "GET /v1/games/{id}/export": (401, 401, 403, 403, 200),
+    "GET /health": (200,) * 5,
+    "GET /ready": (200,) * 5,
+    "GET /metrics": (200,) * 5,
+    "GET /openapi.json": (200,) * 5,
+}
+
+
+@pytest.fixture
+def client(service):
+    app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_SSE_MAX_S": 0.2,
+                      "RUMMY_SSE_HEARTBEAT_S": 0.05})
+    return app.test_client()
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def post_action(client, game_id, token, action):
+    return client.post(f"/v1/games/{game_id}/actions", json=action, headers=bearer(token))
+
+
+@pytest.fixture
+def table(client):
+    """Game A after a stock draw through a buy offer (a hidden card in a seat's hand), game B,
+    the tokens of each caller, and A's full state (hands and stock) at the deal and now."""
+    a, b = (client.post("/v1/games", json={"seats": HUMANS, "seed": s}).get_json() for s in (3, 4))
+    gid, tokens = a["id"], [s["token"] for s in a["seats"]]
+    turn = client.get(f"/v1/games/{gid}").get_json()["turn"]
+    assert post_action(client, gid, tokens[turn], {"type": "draw", "from": "stock"}).status_code == 200
+    while (public := client.get(f"/v1/games/{gid}").get_json())["phase"] == "buying":
+        seat = public["awaiting"]["seats"][0]
+        assert post_action(client, gid, tokens[seat], {"type": "pass"}).status_code == 200
+    now = public["version"]
+    full = [client.get(f"/v1/games/{gid}/replay?version={v}", headers=bearer(a["admin_token"]))
+            .get_json() for v in (2, now)]
+    seat = public["turn"]
+    callers = dict(zip(CALLERS, (None, b["seats"][0]["token"], tokens[(seat + 1) % 4],
+                                 tokens[seat], a["admin_token"])))
+    seats = dict(zip(CALLERS, (None, None, (seat + 1) % 4, seat, None)))
+    return {"id": gid, "now": now, "full": full, "callers": callers, "seats": seats}
+
+
+def bodies(response):
+    """The JSON documents of a response (one per Server-Sent Event for a stream)."""
+    text = response.get_data(as_text=True)
+    if response.mimetype == "text/event-stream":
+        return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+    return [json.loads(text)] if response.is_json or "json" in response.mimetype else [text]
+
+
+def card_lists(value, key=None):
+    """Every (key, list of strings) inside a JSON value."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from card_lists(v, k)
+    elif isinstance(value, list):
+        if value and all(isinstance(x, str) for x in value):
+            yield key, value
+        for item in value:
+            yield from card_lists(item, key)
+
+
+def leaks(document, viewer, full):
+    """What in `document` a seat `viewer` (None: no seat) must not see, as readable strings."""
+    found = []
+    for key, cards in card_lists(document):
+        if key in ("hands", "stock", "deck"):
+            found.append(f"{key}: {cards}")
+        for state in full:
+            for seat, hand in enumerate(state["hands"]):
+                if seat != viewer and sorted(cards) == sorted(hand):
+                    found.append(f"seat {seat}'s hand under {key!r}")
+            stock = state["stock"]
+            runs = {tuple(stock[i:i + 3]) for i in range(len(stock) - 2)}
+            if any(tuple(cards[i:i + 3]) in runs for i in range(len(cards) - 2)):
+                found.append(f"the stock order under {key!r}")
+    return found
+
+
+@pytest.mark.parametrize("endpoint", READS)
+def test_each_caller_gets_the_right_status_and_never_sees_hidden_cards(client, table, endpoint):
+    method, path = endpoint.split(" ")
+    url = path.format(id=table["id"], now=table["now"])
+    for caller, expected in zip(CALLERS, READS[endpoint]):
+        response = client.open(url, method=method, headers=bearer(table["callers"][caller]))
+        assert response.status_code == expected, (caller, response.get_data(as_text=True)[:300])
+        if caller == "admin" or response.status_code >= 300:
+            continue
+        for document in bodies(response):
+            assert not leaks(document, table["seats"][caller], table["full"]), (caller, document)
+
+
+def test_a_stock_card_drawn_is_hidden_from_every_other_caller(client, table):
+    admin_feed = client.get(f"/v1/games/{table['id']}/events",
+                            headers=bearer(table["callers"]["admin"])).get_json()["events"]
+    drawn = [e for e in admin_feed if e["type"] == "CardDrawn" and e["data"]["source"] == "stock"]
+    assert drawn and drawn[-1]["data"]["card"]
+    for caller in ("nobody", "other_seat", "own_seat"):
+        feed = client.get(f"/v1/games/{table['id']}/events",
+                          headers=bearer(table["callers"][caller])).get_json()["events"]
+        cards = [e["data"]["card"] for e in feed if e["type"] == "CardDrawn"]
+        assert cards == ([drawn[-1]["data"]["card"]] if caller == "own_seat" else [None])
+
+
+def test_only_the_active_seats_own_token_can_act(client, table):
+    gid, callers = table["id"], table["callers"]
+    view = client.get(f"/v1/games/{gid}/view", headers=bearer(callers["own_seat"])).get_json()
+    action = next(a for a in view["legal_actions"] if a["type"] == "discard")
+    expected = {"nobody": 401, "other_game": 401, "other_seat": 422, "admin": 403}
+    for caller, status in expected.items():
+        refused = post_action(client, gid, callers[caller], action)
+        assert refused.status_code == status, (caller, refused.get_json())
+        assert client.get(f"/v1/games/{gid}").get_json()["version"] == table["now"]
+    assert post_action(client, gid, callers["own_seat"], action).status_code == 200
+
+
+def test_positions_and_imports_need_the_server_admin_key_not_a_game_token(client, table, admin_key):
+    record = client.get(f"/v1/games/{table['id']}/export",
+                        headers=bearer(table["callers"]["admin"])).get_json()
+    for caller in CALLERS:
+        headers = bearer(table["callers"][caller])
+        assert client.post("/v1/games/import", json=record, headers=headers).status_code == 403
+        body = {"seats": HUMANS, "position": {"deal": {"round": 1, "dealer": 0}}}
+        assert client.post("/v1/games", json=body, headers=headers).status_code == 403
+    imported = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
+    assert imported.status_code == 201
+
+
+def test_the_leak_check_sees_hands_and_stock_in_the_admins_full_table(table):
+    full_now = table["full"][1]
+    assert leaks({"hand": full_now["hands"][2]}, 0, table["full"])
+    assert leaks({"cards": full_now["stock"][5:9]}, 0, table["full"])
+    assert not leaks({"hand": full_now["hands"][0]}, 0, table["full"])
