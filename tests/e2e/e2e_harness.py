@@ -1,0 +1,67 @@
+"""Helpers of the end-to-end tests: process control and a small HTTP client of the API."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import requests
+
+ADMIN_KEY = "e2e-admin-key"
+OFFER_DEADLINE_S = 1.0
+
+
+def stop(proc: subprocess.Popen, signum: int = signal.SIGTERM, wait_s: float = 20) -> None:
+    """Signal the process group of `proc` (it leads its own session) and reap it."""
+    try:
+        os.killpg(proc.pid, signum)
+        proc.wait(wait_s)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+class Client:
+    """A small HTTP client of the API (cosmicpython's api_client)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = requests.Session()
+
+    def create(self, seats: list[dict], seed: int | None = None) -> dict:
+        body = {"seats": seats} if seed is None else {"seats": seats, "seed": seed}
+        reply = self.http.post(f"{self.base}/v1/games", json=body, timeout=10)
+        assert reply.status_code == 201, reply.text
+        return reply.json()
+
+    def get(self, path: str, token: str | None = None, **headers) -> requests.Response:
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.http.get(f"{self.base}{path}", headers=headers, timeout=40)
+
+    def table(self, game_id: str) -> dict:
+        return self.get(f"/v1/games/{game_id}").json()
+
+    def events(self, game_id: str, token: str, after: int = 0, wait: float = 0) -> list[dict]:
+        reply = self.get(f"/v1/games/{game_id}/events?after={after}&wait={wait}", token)
+        assert reply.status_code == 200, reply.text
+        return reply.json()["events"]
+
+    def act(self, game_id: str, token: str, action: dict, version: int | None = None):
+        headers = {"Authorization": f"Bearer {token}"}
+        if version is not None:
+            headers["If-Match"] = f'"{version}"'
+        return self.http.post(f"{self.base}/v1/games/{game_id}/actions", json=action,
+                              headers=headers, timeout=10)
+
+    def follow_to_end(self, game_id: str, token: str, timeout_s: float) -> list[dict]:
+        """Every event (admin view) until GameEnded; fails after `timeout_s`."""
+        seen: list[dict] = []
+        deadline = time.monotonic() + timeout_s
+        while not seen or seen[-1]["type"] != "GameEnded":
+            assert time.monotonic() < deadline, f"not finished: {self.table(game_id)['awaiting']}"
+            seen += self.events(game_id, token, after=len(seen), wait=5)
+        return seen
