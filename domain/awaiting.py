@@ -29,6 +29,8 @@ def awaiting(state: GameState) -> Awaiting:
     if state.status in (SCORING, FINISHED):
         return Awaiting(state.status, None, None, ())
     rnd = state.round
+    if rnd is None:  # GameCreated folded alone: no round dealt yet
+        return Awaiting(state.status, None, None, ())
     if rnd.phase == BUYING and rnd.offer is not None:
         return Awaiting(PLAYING, rnd.turn, BUYING, waiting_for(rnd.offer, rnd.turn, state.seats))
     return Awaiting(PLAYING, rnd.turn, rnd.phase, (rnd.turn,))

@@ -19,9 +19,9 @@ DRAW_DISCARD = {"type": "draw", "from": "discard"}
 
 def legal_actions(state: GameState, seat: int) -> list[dict]:
     """The actions `seat` may take in `state` (empty when it need not act)."""
-    if state.status != PLAYING:
-        return []
     rnd = state.round
+    if state.status != PLAYING or rnd is None:
+        return []
     if rnd.phase == BUYING:
         waiting = rnd.offer is not None and seat in waiting_for(rnd.offer, rnd.turn, state.seats)
         return [{"type": "buy"}, {"type": "pass"}] if waiting else []

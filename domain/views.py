@@ -14,7 +14,7 @@ from domain.contracts import DEAL_SIZES
 from domain.deal import deal_from_deck
 from domain.legal import legal_actions
 from domain.offers import waiting_for
-from domain.state import GameState
+from domain.state import GameState, RoundState
 
 SEATS = 4
 DECK_SIZE = 107
@@ -33,9 +33,10 @@ def public_view(state: GameState) -> dict:
     Keys as docs/architecture.md §1 Views, plus `round_end` ({"winner", "reason"} once the
     round ended, else None).
     """
-    rnd, wait = state.round, awaiting(state)
+    rnd, wait = _round_or_none_dealt(state), awaiting(state)
     return {
-        "round": rnd.number, "contract": list(state.profile.contracts[rnd.number - 1]),
+        "round": rnd.number or None,
+        "contract": list(state.profile.contracts[rnd.number - 1]) if rnd.number else [],
         "dealer": rnd.dealer, "status": state.status, "turn": wait.turn, "phase": wait.phase,
         "awaiting": wait.to_json(), "hand_sizes": [len(hand) for hand in rnd.hands],
         "melds": [{"index": i, "owner": m.owner, "kind": m.kind, "cards": list(m.cards)}
@@ -53,23 +54,32 @@ def public_view(state: GameState) -> dict:
     }
 
 
+def _round_or_none_dealt(state: GameState) -> RoundState:
+    """The current round, or an empty table before the first deal (GameCreated alone)."""
+    if state.round is not None:
+        return state.round
+    return RoundState(number=0, dealer=None, turn=None, phase=None,
+                      hands=((),) * state.seats, opened=(None,) * state.seats)
+
+
 def seat_view(state: GameState, seat: int) -> dict:
     """What `seat` sees: the public view plus its own hand (sorted) and its legal actions."""
     view = public_view(state)
-    return {"seat": seat, **view, "hand": sorted(state.round.hands[seat], key=card_order),
+    hand = _round_or_none_dealt(state).hands[seat]
+    return {"seat": seat, **view, "hand": sorted(hand, key=card_order),
             "legal_actions": legal_actions(state, seat)}
 
 
 def full_view(state: GameState) -> dict:
     """Everything, every hand and the stock (top first): for a finished game or the admin."""
-    rnd = state.round
+    rnd = _round_or_none_dealt(state)
     return {**public_view(state), "hands": [sorted(h, key=card_order) for h in rnd.hands],
             "stock": list(rnd.stock), "seed": state.seed}
 
 
 def _offer(state: GameState) -> dict | None:
     rnd = state.round
-    offer = rnd.offer
+    offer = None if rnd is None else rnd.offer
     if offer is None:
         return None
     return {"card": offer.card, "active_seat": rnd.turn,

@@ -86,3 +86,11 @@ def test_position_loaded_hides_other_hands_and_the_stock():
     seen = redact(raw, 0)["data"]["position"]
     assert seen["hands"][0] is not None and seen["hands"][1:] == [None, None, None]
     assert seen["stock"] is None and seen["stock_size"] == 65
+
+
+def test_views_of_a_game_not_yet_dealt():
+    from domain import RuleProfile, awaiting, fold, start_game
+    state = fold(start_game(RuleProfile(), 4, random.Random(1))[:1])
+    view = seat_view(state, 0)
+    assert (view["round"], view["hand"], view["legal_actions"]) == (None, [], [])
+    assert awaiting(state).seats == () and full_view(state)["stock"] == []
