@@ -6,6 +6,7 @@ from flask import Flask
 from api import errors, metrics
 from api.auth import SECURITY_SCHEMES
 from api.resources import actions, events, games, system
+from service.bootstrap import build_service
 
 DEFAULTS = {
     "API_TITLE": "Contract Rummy",
@@ -42,16 +43,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if "RUMMY_SERVICE" in app.config:
         app.extensions["rummy"] = app.config.pop("RUMMY_SERVICE")
     else:
-        app.extensions["rummy"] = _bootstrap()
+        app.extensions["rummy"] = build_service(os.environ)
     api = errors.ProblemApi(app)
     for resource in (games, actions, events, system):
         api.register_blueprint(resource.blp)
     errors.register_error_handlers(app)
     metrics.init_app(app)
     return app
-
-
-def _bootstrap():
-    from service.bootstrap import build_service
-
-    return build_service(os.environ)

@@ -16,7 +16,7 @@ SCHEMA = schemathesis.openapi.from_dict(openapi_document())
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance]
-MAX_EXAMPLES = 40
+MAX_EXAMPLES = 60
 SEATS = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"},
          {"kind": "bot", "level": "basic"}, {"kind": "human"}]
 

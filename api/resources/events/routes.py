@@ -1,4 +1,5 @@
 """Routes of the event feeds: a long poll and a Server-Sent Events stream."""
+import logging
 import time
 
 from flask import current_app, json
@@ -6,10 +7,12 @@ from werkzeug.wrappers import Response
 
 from api.auth import BEARER, principal, service
 from api.resources import Blueprint
+from service.store import StoreError
 from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
                                           ServerSentEventSchema, StreamArgsSchema,
                                           StreamHeadersSchema)
 
+log = logging.getLogger(__name__)
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
 
 
@@ -49,12 +52,15 @@ def stream(args, headers, game_id):
 
 def _feed(svc, game_id, who, after, heartbeat_s, until):
     yield "retry: 2000\n\n"
-    while (left := until - time.monotonic()) > 0:
-        batch = svc.events(game_id, who, after=after, wait_s=min(heartbeat_s, left))
-        for event in batch:
-            after = event["version"]
-            yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-        if not batch:
-            if svc.public_view(game_id)[1]["status"] == "finished":
-                return
-            yield ": heartbeat\n\n"
+    try:
+        while (left := until - time.monotonic()) > 0:
+            batch = svc.events(game_id, who, after=after, wait_s=min(heartbeat_s, left))
+            for event in batch:
+                after = event["version"]
+                yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+            if not batch:
+                if svc.public_view(game_id)[1]["status"] == "finished":
+                    return
+                yield ": heartbeat\n\n"
+    except StoreError:  # the stream just ends; the client reconnects with Last-Event-ID
+        log.exception("event stream of game=%s ends after version=%s", game_id, after)

@@ -2,6 +2,8 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
+VERSION = validate.Range(min=0, max=2**53 - 1)  # versions stay exact in every JSON client
+
 
 class EventSchema(ma.Schema):
     """One event as the caller may see it (hidden cards redacted)."""
@@ -29,7 +31,7 @@ class ServerSentEventSchema(ma.Schema):
 class EventArgsSchema(ma.Schema):
     """Where to start and how long to wait for a new event."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=VERSION)
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30),
                         metadata={"description": "Seconds to wait when there is nothing yet"})
 
@@ -37,11 +39,11 @@ class EventArgsSchema(ma.Schema):
 class StreamArgsSchema(ma.Schema):
     """Where the stream starts (``Last-Event-ID`` wins when sent)."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=VERSION)
 
 
 class StreamHeadersSchema(ma.Schema):
     """The version a reconnecting EventSource saw last."""
 
-    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=validate.Range(min=0),
+    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=VERSION,
                                    metadata={"description": "Resume after this version"})

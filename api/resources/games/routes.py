@@ -5,6 +5,7 @@ from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, etag, not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
+from api.resources.games import tables as t
 
 LOCATION = {"Location": {"description": "The game's URL", "schema": {"type": "string"}}}
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and their views")
@@ -41,7 +42,7 @@ def list_games(args):
 
 @blp.route("/<game_id>", methods=["GET"])
 @blp.doc(parameters=[IF_NONE_MATCH])
-@blp.response(200, s.TableSchema, headers=ETAG_HEADER)
+@blp.response(200, t.TableSchema, headers=ETAG_HEADER)
 @blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
 @blp.problems(404)
 def get_game(game_id):
@@ -52,7 +53,7 @@ def get_game(game_id):
 
 @blp.route("/<game_id>/view", methods=["GET"])
 @blp.doc(parameters=[IF_NONE_MATCH], security=[BEARER])
-@blp.response(200, s.SeatViewSchema, headers=ETAG_HEADER)
+@blp.response(200, t.SeatViewSchema, headers=ETAG_HEADER)
 @blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
 @blp.problems(401, 403, 404)
 def get_view(game_id):
@@ -62,8 +63,8 @@ def get_view(game_id):
 
 
 @blp.route("/<game_id>/replay", methods=["GET"])
-@blp.arguments(s.ReplayArgsSchema, location="query")
-@blp.response(200, s.ReplaySchema)
+@blp.arguments(t.ReplayArgsSchema, location="query")
+@blp.response(200, t.ReplaySchema)
 @blp.problems(401, 404)
 @blp.doc(security=[{}, BEARER])
 def replay(args, game_id):

@@ -1,20 +1,8 @@
-"""Schemas of games: creation, listing, and the public, seat and full views of a table."""
+"""Schemas of games: creation, listing, and the exported record."""
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.resources.actions.schemas import ActionSchema, card
-
-STATUS = ("playing", "scoring", "finished")
-
-
-def seat(**kwargs) -> fields.Integer:
-    """A seat number, 0-3, clockwise."""
-    return fields.Integer(validate=validate.Range(min=0, max=3), **kwargs)
-
-
-def seats(**kwargs) -> fields.List:
-    """A list of seat numbers."""
-    return fields.List(seat(), **kwargs)
+from api.resources.games.tables import STATUS, seat
 
 
 class SeatSpecSchema(ma.Schema):
@@ -83,99 +71,10 @@ class GameListSchema(ma.Schema):
     next_cursor = fields.String(required=True, allow_none=True)
 
 
-class MeldSchema(ma.Schema):
-    """A meld on the table; a run lists its cards low to high, a joker as ``JK=<card>``."""
-
-    index = fields.Integer(required=True)
-    owner = seat(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(("group", "run")))
-    cards = fields.List(fields.String(), required=True)
-
-
-class OfferSchema(ma.Schema):
-    """The open buy offer (RULES.md §6)."""
-
-    card = fields.String(required=True)
-    active_seat = seat(required=True)
-    waiting_for = seats(required=True)
-    buyers = seats(required=True)
-    passed = seats(required=True)
-    barred = seat(allow_none=True)
-
-
-class RoundEndSchema(ma.Schema):
-    """How the round ended: the seat that went out (null when a draw was impossible)."""
-
-    winner = seat(allow_none=True)
-    reason = fields.String(required=True)
-
-
-class AwaitingSchema(ma.Schema):
-    """What the game waits for: the seats that must act now, or scoring."""
-
-    status = fields.String(required=True, validate=validate.OneOf(STATUS))
-    turn = seat(allow_none=True)
-    phase = fields.String(allow_none=True)
-    seats = seats(required=True)
-
-
-class TableSchema(ma.Schema):
-    """The public table: everything but the hands and the stock order."""
-
-    version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(STATUS))
-    round = fields.Integer(allow_none=True)
-    contract = fields.List(fields.String())
-    dealer = seat(allow_none=True)
-    turn = seat(allow_none=True)
-    phase = fields.String(allow_none=True)
-    awaiting = fields.Nested(AwaitingSchema, required=True)
-    hand_sizes = fields.List(fields.Integer())
-    melds = fields.List(fields.Nested(MeldSchema))
-    opened = fields.List(fields.String(allow_none=True))
-    discard_top = fields.String(allow_none=True)
-    discard_size = fields.Integer()
-    discard_pile = fields.List(fields.String())
-    stock_size = fields.Integer()
-    offer = fields.Nested(OfferSchema, allow_none=True)
-    taken_from_discard = fields.String(allow_none=True)
-    scores = fields.List(fields.Integer())
-    round_scores = fields.List(fields.List(fields.Integer()))
-    turns_this_round = fields.Integer(allow_none=True)
-    winners = seats(allow_none=True)
-    round_end = fields.Nested(RoundEndSchema, allow_none=True)
-
-
-class SeatViewSchema(TableSchema):
-    """The table as one seat sees it: its own hand and its legal actions."""
-
-    seat = seat(required=True)
-    hand = fields.List(card(), required=True)
-    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
-
-
-class ReplayArgsSchema(ma.Schema):
-    """Which version to rebuild."""
-
-    version = fields.Integer(required=True, validate=validate.Range(min=1))
-
-
-class ReplaySchema(TableSchema):
-    """The table after event N: the full table (all hands, the stock top first) for a finished
-    game or the admin token, otherwise the caller's seat view at N."""
-
-    seat = seat()
-    hand = fields.List(fields.String())
-    legal_actions = fields.List(fields.Nested(ActionSchema))
-    hands = fields.List(fields.List(fields.String()))
-    stock = fields.List(fields.String())
-    seed = fields.String(allow_none=True)
-
-
 class RecordEventSchema(ma.Schema):
     """One event of a record, unredacted."""
 
-    version = fields.Integer(required=True, validate=validate.Range(min=1))
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=2**53 - 1))
     type = fields.String(required=True)
     schema = fields.Integer(required=True)
     data = fields.Dict(required=True)
