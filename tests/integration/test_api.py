@@ -221,3 +221,12 @@ def test_unknown_routes_methods_and_bodies_are_problems(client, game):
 def test_the_openapi_document_and_docs_page_are_served(client):
     assert client.get("/openapi.json").get_json()["info"]["title"] == "Contract Rummy"
     assert client.get("/docs").status_code == 200
+
+
+def test_the_request_log_names_the_game_and_version_but_no_card(client, game, caplog):
+    token = game["seats"][0]["token"]
+    with caplog.at_level("INFO", logger="api.requests"):
+        view = client.get(f"/v1/games/{game['id']}/view", headers=bearer(token)).get_json()
+    line = caplog.records[-1].getMessage()
+    assert f"game={game['id']}" in line and f"version={view['version']}" in line
+    assert not any(card in line.split() for card in view["hand"])
