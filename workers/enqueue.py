@@ -16,9 +16,11 @@ Jobs are named by dotted path so this module imports no job code.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Collection
+from typing import Callable, Collection, Iterator
 
 import redis
 from rq import Queue, Retry
@@ -35,6 +37,7 @@ JOB_TIMEOUT_S = 60
 RESULT_TTL_S = 300
 
 BotSeats = Callable[[str], Collection[int]]
+_continuing: ContextVar[str | None] = ContextVar("rummy_bots_continuing", default=None)
 
 
 def bot_job_id(game_id: str, version: int) -> str:
@@ -101,19 +104,30 @@ def schedule_unique(queue: Queue, func: str, job_id: str, delay_s: float, *args)
     return True
 
 
-def enqueue_needs(queue: Queue, game_id: str, version: int, need: Needs,
-                  deadline_s: float, suffix: str = "") -> None:
-    """Enqueue the jobs `need` calls for at `version`; `suffix` is appended to each job id
-    (the sweeper's retries after a job died)."""
+def enqueue_needs(queue: Queue, game_id: str, version: int, need: Needs, deadline_s: float) -> None:
+    """Enqueue the jobs `need` calls for at `version` (duplicates are refused silently)."""
     if need.bots:
-        enqueue_unique(queue, "workers.jobs.play_bots", bot_job_id(game_id, version) + suffix,
+        enqueue_unique(queue, "workers.jobs.play_bots", bot_job_id(game_id, version),
                        game_id, version)
     if need.scoring:
-        enqueue_unique(queue, "workers.jobs.score_round", score_job_id(game_id, version) + suffix,
+        enqueue_unique(queue, "workers.jobs.score_round", score_job_id(game_id, version),
                        game_id, version)
     if need.deadline:
-        schedule_unique(queue, "workers.jobs.close_offer",
-                        deadline_job_id(game_id, version) + suffix, deadline_s, game_id, version)
+        schedule_unique(queue, "workers.jobs.close_offer", deadline_job_id(game_id, version),
+                        deadline_s, game_id, version)
+
+
+@contextmanager
+def bots_continuing(game_id: str) -> Iterator[None]:
+    """Within this block the hook enqueues no bot job for `game_id`: the running play_bots job
+    keeps playing its bots itself, and a job per intermediate version would only queue up as
+    stale no-ops in front of the next human's reply. The caller enqueues the follow-ups of the
+    version it stops at (if it dies first, the sweeper does)."""
+    token = _continuing.set(game_id)
+    try:
+        yield
+    finally:
+        _continuing.reset(token)
 
 
 def install(wiring) -> "Followups":
@@ -141,6 +155,8 @@ class Followups:
     def __call__(self, game_id: str, version: int, state) -> None:
         try:
             need = needs(state, self.bot_seats(game_id))
+            if _continuing.get() == game_id:
+                need = replace(need, bots=False)
             enqueue_needs(self.queue, game_id, version, need, self.deadline_s)
         except Exception:  # the append stands whatever fails here; the sweeper catches up
             log.exception("follow-up enqueue failed for %s at %s; the sweeper will retry",

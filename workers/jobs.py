@@ -19,7 +19,7 @@ from domain import RuleViolation, awaiting, choose_action, seat_view
 from service.principal import Principal
 from service.store import ConcurrencyError
 from workers import runtime
-from workers.enqueue import make_queue, needs
+from workers.enqueue import bots_continuing, make_queue, needs
 from workers.sweeper import DEFAULT_STALE_S, Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
@@ -39,9 +39,11 @@ def play_bots(game_id: str, version: int) -> int:
 
     While a bot seat must act (its turn, or an open buy offer it owes an answer: bots answer
     at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))` and append
-    with the expected version, at most MAX_BOT_ACTIONS times (the last append's follow-up
-    job continues). Stale (the game is past `version`): nothing. A bot choice the rules
-    refuse is logged and replaced by a random legal action, so a bot bug cannot stall a game.
+    with the expected version, at most MAX_BOT_ACTIONS times. The intermediate appends enqueue
+    no bot job (workers.enqueue.bots_continuing); the follow-ups of the version it stops at
+    are enqueued at the end (a next play_bots job when the bound was reached). Stale (the
+    game is past `version`): nothing. A bot choice the rules refuse is logged and replaced by
+    a random legal action, so a bot bug cannot stall a game.
     """
     service = runtime.wiring().service
     current, state = service.load(game_id)
@@ -50,32 +52,35 @@ def play_bots(game_id: str, version: int) -> int:
     record = service.record(game_id)
     levels = {s["seat"]: s["level"] for s in record.seats if s["kind"] == "bot"}
     played = 0
-    while played < MAX_BOT_ACTIONS:
-        wait = awaiting(state)
-        seat = next((s for s in wait.seats if s in levels), None)
-        if wait.status != "playing" or seat is None:
-            break
-        view = seat_view(state, seat)
-        rng = bot_rng(record.rng_seed, seat, current)
-        action = choose_action(levels[seat], view, rng)
-        try:
-            current = _act(service, game_id, seat, action, current, view, rng)
-        except ConcurrencyError:
-            break  # another append won; its follow-ups take over
-        current, state = service.load(game_id)
-        played += 1
+    with bots_continuing(game_id):
+        while played < MAX_BOT_ACTIONS:
+            wait = awaiting(state)
+            seat = next((s for s in wait.seats if s in levels), None)
+            if wait.status != "playing" or seat is None:
+                break
+            view = seat_view(state, seat)
+            rng = bot_rng(record.rng_seed, seat, current)
+            action = choose_action(levels[seat], view, rng)
+            try:
+                _act(service, game_id, seat, action, current, view, rng)
+            except ConcurrencyError:
+                return played  # another append won; its follow-ups take over
+            current, state = service.load(game_id)
+            played += 1
+    if played:
+        service.enqueue_followups(game_id, current, state)
     return played
 
 
 def _act(service, game_id: str, seat: int, action: dict, version: int, view: dict,
-         rng: random.Random) -> int:
+         rng: random.Random) -> None:
     try:
-        return service.act(game_id, Principal(seat=seat), action, if_match=version)[0]
+        service.act(game_id, Principal(seat=seat), action, if_match=version)
     except RuleViolation as refused:
         log.error("bot of seat %s in %s at %s chose %r, refused (%s %s); playing a random "
                   "legal action", seat, game_id, version, action, refused.rule, refused.message)
         fallback = rng.choice(view["legal_actions"])
-        return service.act(game_id, Principal(seat=seat), fallback, if_match=version)[0]
+        service.act(game_id, Principal(seat=seat), fallback, if_match=version)
 
 
 def _system(game_id: str, version: int, action: dict) -> bool:
@@ -126,5 +131,5 @@ def sweep() -> Sweep:
             if cursor is None:
                 break
     if enqueued:
-        log.warning("sweep enqueued %s", ", ".join(enqueued))
+        log.info("sweep enqueued %s", ", ".join(enqueued))
     return Sweep(games, tuple(enqueued))
