@@ -3,6 +3,8 @@ nothing, a round is scored once however often its job runs, a deadline at a move
 nothing, the sweeper enqueues what a game waits on and nothing twice."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
@@ -157,3 +159,39 @@ def test_a_duplicate_enqueue_is_refused(wiring, queue):
     assert enqueue_unique(queue, "workers.jobs.score_round", "score-x-1", "x", 1) is True
     assert enqueue_unique(queue, "workers.jobs.score_round", "score-x-1", "x", 1) is False
     assert queue.job_ids == ["score-x-1"]
+
+
+def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, wiring, queue,
+                                                                    monkeypatch):
+    monkeypatch.setenv("RUMMY_SWEEP_STALE_S", "5")
+    bare = wire(Settings(redis_url=redis_url)).service
+    game = bare.create_game(BOTS, seed=2)
+    job_id = bot_job_id(game["id"], game["version"])
+    enqueue_unique(queue, "workers.jobs.play_bots", job_id, game["id"], game["version"])
+    job = Job.fetch(job_id, connection=queue.connection)
+    queue.remove(job)
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=2)
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    assert jobs.sweep().enqueued == ()  # started 2 s ago: still alive
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=10)
+    job.save()
+    assert jobs.sweep().enqueued == (f"{job_id}-s1",)
+    assert f"{job_id}-s1" in queue.job_ids
+
+
+def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, queue,
+                                                                     monkeypatch):
+    monkeypatch.setenv("RUMMY_SWEEP_STALE_S", "5")
+    game = wiring.service.create_game(HUMANS, seed=7)
+    _, state = wiring.service.load(game["id"])
+    wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
+                       {"type": "draw", "from": "stock"})
+    version, _ = wiring.service.load(game["id"])
+    job_id = deadline_job_id(game["id"], version)
+    registry = ScheduledJobRegistry(queue=queue)
+    registry.schedule(Job.fetch(job_id, connection=queue.connection),
+                      datetime.now(timezone.utc) - timedelta(seconds=10))
+    assert jobs.sweep().enqueued == (f"{job_id}-s1",)
+    assert f"{job_id}-s1" in queue.job_ids  # queued now, not scheduled again
+    assert jobs.close_offer(game["id"], version) is True
