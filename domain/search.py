@@ -316,43 +316,37 @@ def _suit_runs(row, n_runs, n_jokers):
 
 
 def _cover(need, n_runs, n_jokers):
-    """Positional DP over positions 1..14: at each boundary close runs or start runs, not both.
+    """Intervals ``[(low, high)]`` of ``n_runs`` runs covering ``need`` with ``n_jokers``, or None."""
+    return _step(need, 1, (), n_runs, n_jokers)
 
-    Closing a run that ends at p-1 and starting one at p would make them contiguous (R4.3);
-    runs that overlap are fine. Returns the intervals or None.
+
+@lru_cache(maxsize=1 << 16)
+def _step(need, p, opened, runs_left, jokers_left):
+    """Positional DP over positions p..14: at each boundary close runs or start runs, not both.
+
+    ``opened`` holds the start positions of the runs covering p-1. Closing a run that ends at
+    p-1 and starting one at p would make them contiguous (R4.3); overlapping runs are fine.
+    Cached across calls (keyed by ``need``): round-7 hands differ by a card or two.
     """
-    later = [0] * 16
-    for p in range(ACE_HIGH, 0, -1):
-        later[p] = later[p + 1] + need[p]
-    memo = {}
-
-    def step(p, opened, runs_left, jokers_left):
-        if p > ACE_HIGH:
-            done = runs_left == 0 and jokers_left == 0 and all(p - s >= _RUN_LEN for s in opened)
-            return [(s, ACE_HIGH) for s in opened] if done else None
-        if not opened and not runs_left:
-            return [] if later[p] == 0 and jokers_left == 0 else None
-        key = (p, opened, runs_left, jokers_left)
-        if key not in memo:
-            memo[key] = branch(p, opened, runs_left, jokers_left)
-        return memo[key]
-
-    def branch(p, opened, runs_left, jokers_left):
-        may_start = runs_left if p <= ACE_HIGH - _RUN_LEN + 1 else 0
-        for closing, still in _closings(opened, p):
-            for n_new in range(0, (0 if closing else may_start) + 1):
-                now = still + (p,) * n_new
-                holes = len(now) - need[p]
-                if holes < 0 or holes > jokers_left:
-                    continue
-                rest = step(p + 1, now, runs_left - n_new, jokers_left - holes)
-                if rest is not None:
-                    return [(s, p - 1) for s in closing] + rest
-        return None
-
-    return step(1, (), n_runs, n_jokers)
+    if p > ACE_HIGH:
+        done = runs_left == 0 and jokers_left == 0 and all(p - s >= _RUN_LEN for s in opened)
+        return [(s, ACE_HIGH) for s in opened] if done else None
+    if not opened and not runs_left:
+        return [] if jokers_left == 0 and not any(need[p:]) else None
+    may_start = runs_left if p <= ACE_HIGH - _RUN_LEN + 1 else 0
+    for closing, still in _closings(opened, p):
+        for n_new in range(0, (0 if closing else may_start) + 1):
+            now = still + (p,) * n_new
+            holes = len(now) - need[p]
+            if holes < 0 or holes > jokers_left:
+                continue
+            rest = _step(need, p + 1, now, runs_left - n_new, jokers_left - holes)
+            if rest is not None:
+                return [(s, p - 1) for s in closing] + rest
+    return None
 
 
+@lru_cache(maxsize=None)
 def _closings(opened, p):
     """``(closing, still_open)`` splits of the open runs (their starts) ending at p-1.
 
