@@ -76,9 +76,9 @@ def needs(state, bot_seats: Collection[int]) -> Needs:
     return Needs(bots=any(seat in bot_seats for seat in wait.seats), deadline=humans_owe)
 
 
-def make_queue(connection: redis.Redis, is_async: bool = True) -> Queue:
-    """The one RQ queue of the game jobs on `connection` (`is_async=False` runs jobs inline)."""
-    return Queue(QUEUE_NAME, connection=connection, is_async=is_async)
+def make_queue(connection: redis.Redis) -> Queue:
+    """The one RQ queue of the game jobs on `connection`."""
+    return Queue(QUEUE_NAME, connection=connection)
 
 
 def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
