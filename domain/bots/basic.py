@@ -70,10 +70,12 @@ def analysis(view):
 def helps_contract(view, card):
     """True if ``card`` added to the hand lowers its contract deficit (planning.need)."""
     kinds, hand, final = _kinds(view), tuple(view["hand"]), _final(view)
-    need = P.analyze(kinds, hand, final).need
+    current = P.analyze(kinds, hand, final)
     if card == JOKER:
-        return need > 0
-    return P.need_with(kinds, hand, card, final) < need
+        return current.need > 0
+    if not P.may_lower_need(kinds, hand, card, current):   # skips most analyses
+        return False
+    return P.need_with(kinds, hand, card, final) < current.need
 
 
 def goes_out_with(view, card):

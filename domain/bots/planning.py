@@ -94,6 +94,32 @@ def need_with(kinds, hand, card, final=False):
     return analyze(kinds, tuple(hand) + (card,), final).need
 
 
+def may_lower_need(kinds, hand, card, analysis):
+    """Cheap filter before `need_with`: False when ``card`` certainly cannot lower ``need``.
+
+    A card can only help a plan it fills a hole of (``analysis.wanted``) or a plan built
+    around cards it joins: a rank mate (groups) or a suit mate within a run's reach (runs).
+    """
+    if card == JOKER or card in analysis.wanted:
+        return True
+    n, s = NUM[card], SUIT[card]
+    if GROUP in kinds and any(c in RANK_CODES[n] for c in hand):
+        return True
+    if RUN in kinds:
+        for c in hand:
+            if c != JOKER and SUIT[c] == s and _reach(NUM[c], n) < RUN_SIZE:
+                return True
+    return False
+
+
+def _reach(a, b):
+    """Rank distance within a run, the ace counting low or high (R3.2)."""
+    d = abs(a - b)
+    if a == 1 or b == 1:
+        d = min(d, abs(ACE_HIGH - max(a, b)) if min(a, b) == 1 else d)
+    return d
+
+
 def _analyze(kinds, hand):
     naturals = Counter(c for c in hand if c != JOKER)
     jokers = len(hand) - sum(naturals.values())
