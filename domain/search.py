@@ -13,7 +13,7 @@ at most one group ever needs to borrow a natural from a run; the search relies o
 
 from functools import lru_cache
 
-from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, joker_as, number_and_suit
+from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, is_natural, joker_as, number_and_suit
 from domain.contracts import CONTRACTS, FINAL_ROUND
 from domain.melds import GROUP, RUN
 
@@ -29,7 +29,8 @@ def find_opening(round_, hand):
     list of codes in FORMAT.md notation (runs low to high, ``"JK=<card>"`` in runs, ``"JK"``
     in groups), accepted by :func:`domain.contracts.check_opening`. Rounds 1-6: exactly the
     contract, every meld at its minimum length (R4.2), same-suit runs apart (R4.3). Round 7:
-    the whole hand as three runs (R8.2, R4.3). Deterministic for a given multiset.
+    the whole hand as three runs (R8.2, R4.3). Deterministic for a given multiset. Raises
+    ``ValueError`` for a string that is not a card code.
     """
     key = tuple(sorted(hand))
     if round_ == FINAL_ROUND:
@@ -46,6 +47,7 @@ def deficit(round_, hand):
     later draw must supply; a meld with no natural at all counts at least one. For round 7 it
     measures three runs of four (R8.2) and ignores the rule that every card be used, so a bot
     still has to shed the extra cards. Cached per multiset: bots ask about many near hands.
+    Raises ``ValueError`` for a string that is not a card code.
     """
     return _deficit(round_, tuple(sorted(hand)))
 
@@ -69,6 +71,8 @@ def _tally(hand):
         if code == JOKER:
             jokers += 1
             continue
+        if not is_natural(code):
+            raise ValueError(f"{code!r} is not a card code")
         number, suit = number_and_suit(code)
         counts[_SUIT_INDEX[suit]][number] += 1
         totals[number] += 1
@@ -316,7 +320,7 @@ def _suit_runs(row, n_runs, n_jokers):
 
 
 def _cover(need, n_runs, n_jokers):
-    """Intervals ``[(low, high)]`` of ``n_runs`` runs covering ``need`` with ``n_jokers``, or None."""
+    """Intervals ``((low, high), ...)`` of ``n_runs`` runs covering ``need`` with ``n_jokers``, or None."""
     return _step(need, 1, (), n_runs, n_jokers)
 
 
@@ -330,9 +334,9 @@ def _step(need, p, opened, runs_left, jokers_left):
     """
     if p > ACE_HIGH:
         done = runs_left == 0 and jokers_left == 0 and all(p - s >= _RUN_LEN for s in opened)
-        return [(s, ACE_HIGH) for s in opened] if done else None
+        return tuple((s, ACE_HIGH) for s in opened) if done else None
     if not opened and not runs_left:
-        return [] if jokers_left == 0 and not any(need[p:]) else None
+        return () if jokers_left == 0 and not any(need[p:]) else None
     may_start = runs_left if p <= ACE_HIGH - _RUN_LEN + 1 else 0
     for closing, still in _closings(opened, p):
         for n_new in range(0, (0 if closing else may_start) + 1):
@@ -342,7 +346,7 @@ def _step(need, p, opened, runs_left, jokers_left):
                 continue
             rest = _step(need, p + 1, now, runs_left - n_new, jokers_left - holes)
             if rest is not None:
-                return [(s, p - 1) for s in closing] + rest
+                return tuple((s, p - 1) for s in closing) + rest
     return None
 
 
@@ -350,14 +354,15 @@ def _step(need, p, opened, runs_left, jokers_left):
 def _closings(opened, p):
     """``(closing, still_open)`` splits of the open runs (their starts) ending at p-1.
 
-    Only runs at least 4 long may close; the empty closing comes first.
+    Only runs at least 4 long may close; the empty closing comes first. Cached: at most
+    three runs are open, so there are few distinct arguments.
     """
     seen = {}
     for mask in range(1 << len(opened)):
         closing = tuple(s for i, s in enumerate(opened) if mask >> i & 1)
         if all(p - s >= _RUN_LEN for s in closing) and closing not in seen:
             seen[closing] = tuple(s for i, s in enumerate(opened) if not mask >> i & 1)
-    return sorted(seen.items(), key=lambda item: len(item[0]))
+    return tuple(sorted(seen.items(), key=lambda item: len(item[0])))
 
 
 def _build_final(spans):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from domain.cards import JOKER, NATURALS, card_at, full_deck, joker_as, physical_card
+from domain.cards import JOKER, card_at, full_deck, joker_as, physical_card
 from domain.contracts import CONTRACTS, check_opening
 from domain.errors import RuleViolation
 from domain.search import _step, _suit_runs, deficit, find_opening
