@@ -8,6 +8,7 @@ from typing import Mapping
 import redis
 
 from service.config import Settings
+from service.followups import install
 from service.games import GameService
 from service.index import GameIndex
 from service.loading import GameLoader
@@ -47,12 +48,10 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
 def build_service(environ: Mapping[str, str] | None = None,
                   enqueue_followups: Followups | None = None) -> GameService:
     """A GameService configured from `environ` (default os.environ); see Settings.from_env.
-    Without `enqueue_followups` it gets the RQ hook of workers.enqueue (bots, scoring,
+    Without `enqueue_followups` it gets the RQ hook of service.followups (bots, scoring,
     deadlines), so the API and the jobs enqueue the same follow-ups after every append."""
     wiring = wire(Settings.from_env(environ), enqueue_followups)
     if enqueue_followups is None:
-        from workers.enqueue import install  # composition root: the one upward reference
-
         install(wiring)
     return wiring.service
 

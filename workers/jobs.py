@@ -5,7 +5,7 @@ follow-up hook enqueues what comes next.
 
 Errors: a game that moved on (ConcurrencyError) or no longer awaits the action
 (RuleViolation) ends the job quietly; StoreUnavailable and other errors propagate, so RQ
-retries the job with backoff (workers.enqueue.RETRY) and finally files it in the failed job
+retries the job with backoff (service.followups.RETRY) and finally files it in the failed job
 registry, where the sweeper's replacement takes over.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from domain import RuleViolation, awaiting, choose_action, seat_view
 from service.principal import Principal
 from service.store import ConcurrencyError
 from workers import runtime
-from workers.enqueue import bots_continuing, make_queue, needs
+from service.followups import bots_continuing, make_queue, needs
 from workers.sweeper import DEFAULT_STALE_S, Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ def play_bots(game_id: str, version: int) -> int:
     While a bot seat must act (its turn, or an open buy offer it owes an answer: bots answer
     at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))` and append
     with the expected version, at most MAX_BOT_ACTIONS times. The intermediate appends enqueue
-    no bot job (workers.enqueue.bots_continuing); the follow-ups of the version it stops at
+    no bot job (service.followups.bots_continuing); the follow-ups of the version it stops at
     are enqueued at the end (a next play_bots job when the bound was reached). Stale (the
     game is past `version`): nothing. A bot choice the rules refuse is logged and replaced by
     a random legal action, so a bot bug cannot stall a game.

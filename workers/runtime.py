@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from service.bootstrap import Wiring, wire
 from service.config import Settings
+from service.followups import install
 
 _wiring: Wiring | None = None
 
@@ -21,8 +22,6 @@ def wiring() -> Wiring:
     Raises ValueError when REDIS_URL is unset."""
     global _wiring
     if _wiring is None:
-        from workers.enqueue import install
-
         built = wire(Settings.from_env())
         install(built)
         _wiring = built

@@ -17,7 +17,7 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from workers.enqueue import (Needs, bot_job_id, deadline_job_id, enqueue_unique, schedule_unique,
+from service.followups import (Needs, bot_job_id, deadline_job_id, enqueue_unique, schedule_unique,
                              score_job_id)
 
 log = logging.getLogger(__name__)

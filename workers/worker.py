@@ -19,7 +19,7 @@ import redis
 from rq import SimpleWorker
 from rq.exceptions import DuplicateJobError
 
-from workers.enqueue import make_queue
+from service.followups import make_queue
 
 log = logging.getLogger(__name__)
 

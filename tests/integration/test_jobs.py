@@ -14,7 +14,7 @@ from service import Principal
 from service.bootstrap import wire
 from service.config import Settings
 from workers import jobs, runtime
-from workers.enqueue import (bot_job_id, deadline_job_id, enqueue_unique, install, make_queue,
+from service.followups import (bot_job_id, deadline_job_id, enqueue_unique, install, make_queue,
                              score_job_id)
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
