@@ -1,5 +1,18 @@
-"""The `rummy` command line (click). Subcommands are added by their owners."""
+"""The `rummy` command line (click): one group, one module per subcommand.
+
+- `conformance`, `simulate`: the rules engine in process (workers/cli_domain.py)
+- `serve`: embedded Redis + gunicorn + worker in the foreground (workers/cli_serve.py)
+- `worker`: an RQ worker with its scheduler and the sweeper (workers/cli_worker.py)
+- `play-bots`: a four-bot game on a running service over HTTP (workers/cli_play_bots.py)
+- `openapi`: print the OpenAPI document generated from the code (api/cli.py)
+"""
 import click
+
+from api.cli import openapi
+from workers.cli_domain import conformance, simulate
+from workers.cli_play_bots import play_bots
+from workers.cli_serve import serve
+from workers.cli_worker import worker
 
 
 @click.group()
@@ -7,15 +20,5 @@ def main() -> None:
     """Contract Rummy: rules engine, service and workers."""
 
 
-from workers.cli_play_bots import play_bots  # noqa: E402  (subcommands register after the group)
-from workers.cli_worker import worker  # noqa: E402
-from api.cli import openapi  # noqa: E402
-from workers.cli_domain import conformance, simulate  # noqa: E402
-from workers.cli_serve import serve  # noqa: E402
-
-main.add_command(worker)
-main.add_command(play_bots)
-main.add_command(openapi)
-main.add_command(conformance)
-main.add_command(simulate)
-main.add_command(serve)
+for command in (conformance, simulate, serve, worker, play_bots, openapi):
+    main.add_command(command)
