@@ -115,8 +115,8 @@ def may_lower_need(kinds, hand, card, analysis):
 def _reach(a, b):
     """Rank distance within a run, the ace counting low or high (R3.2)."""
     d = abs(a - b)
-    if a == 1 or b == 1:
-        d = min(d, abs(ACE_HIGH - max(a, b)) if min(a, b) == 1 else d)
+    if min(a, b) == 1:
+        d = min(d, ACE_HIGH - max(a, b))
     return d
 
 
