@@ -1,11 +1,14 @@
 """Buy-offer arithmetic (RULES.md §6): seat priority, who still owes an answer, the outcome."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from domain.state import Offer, RoundState
 
 PENDING = "pending"
 
 
+@lru_cache(maxsize=None)  # a handful of (active, seats) pairs, asked at every offer step
 def priority_order(active: int, seats: int) -> tuple[int, ...]:
     """The other seats, nearest to the active seat's left first (R6.2)."""
     return tuple((active + step) % seats for step in range(1, seats))

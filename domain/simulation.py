@@ -12,10 +12,10 @@ from domain.awaiting import awaiting
 from domain.bots import choose_action
 from domain.decide import decide, start_game
 from domain.events import Event, RoundEnded
-from domain.fold import evolve
+from domain.fold import fold
 from domain.profile import RuleProfile
 from domain.state import FINISHED, SCORING, GameState
-from domain.views import seat_view
+from domain.views import SeatView
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,10 @@ def play_game(levels: tuple[str, ...], rng: random.Random,
     """Play one game of bots at `levels` (one per seat) to its end; `rng` drives everything.
 
     Each step asks the first seat that must act for its action (bots see only their seat
-    view) and scores rounds as the service's job would.
+    view, read lazily: `SeatView`) and scores rounds as the service's job would.
     """
     events = list(start_game(profile or RuleProfile(), len(levels), rng))
-    state = _fold_all(None, events)
+    state = fold(events)
     turns = []
     while state.status != FINISHED:
         if state.status == SCORING:
@@ -45,17 +45,11 @@ def play_game(levels: tuple[str, ...], rng: random.Random,
             new = decide(state, None, {"type": "score_round"}, rng)
         else:
             seat = awaiting(state).seats[0]
-            action = choose_action(levels[seat], seat_view(state, seat), rng)
+            action = choose_action(levels[seat], SeatView(state, seat), rng)
             new = decide(state, seat, action, rng)
         events += new
-        state = _fold_all(state, new)
+        state = fold(new, state)  # one working copy per batch, not per event
     return GameResult(tuple(events), state, state.totals, state.winners, tuple(turns))
-
-
-def _fold_all(state: GameState | None, events: list[Event]) -> GameState:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def rounds_ended(events: tuple[Event, ...]) -> list[RoundEnded]:

@@ -7,9 +7,11 @@ the deck order or a rebuilt stock order (DESIGN.md principle 4).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Mapping
+from typing import Callable
 
 from domain.awaiting import awaiting
-from domain.cards import RANK_NUMBERS, SUITS
+from domain.cards import RANK_NUMBERS, SUITS, full_deck
 from domain.contracts import DEAL_SIZES
 from domain.deal import deal_from_deck
 from domain.legal import legal_actions
@@ -27,31 +29,61 @@ def card_order(code: str) -> tuple[int, int]:
     return (SUITS.index(code[-1]), RANK_NUMBERS[code[:-1]])
 
 
+_ORDER = {code: card_order(code) for code in full_deck()}
+
+
+def shown(cards: tuple[str, ...]) -> list[str]:
+    """`cards` (a hand) sorted as `card_order` shows them."""
+    return sorted(cards, key=_ORDER.__getitem__)
+
+
+# Each entry of a view is one function of (state, round or empty table, seat or None), so a
+# view can be built whole (`public_view`, `seat_view`) or read lazily (`SeatView`).
+Entry = Callable[[GameState, RoundState, "int | None"], object]
+
+_PUBLIC: dict[str, Entry] = {
+    "round": lambda state, rnd, _: rnd.number or None,
+    "contract": lambda state, rnd, _: (list(state.profile.contracts[rnd.number - 1])
+                                       if rnd.number else []),
+    "dealer": lambda state, rnd, _: rnd.dealer,
+    "status": lambda state, rnd, _: state.status,
+    "turn": lambda state, rnd, _: awaiting(state).turn,
+    "phase": lambda state, rnd, _: awaiting(state).phase,
+    "awaiting": lambda state, rnd, _: awaiting(state).to_json(),
+    "hand_sizes": lambda state, rnd, _: [len(hand) for hand in rnd.hands],
+    "melds": lambda state, rnd, _: [{"index": i, "owner": m.owner, "kind": m.kind,
+                                     "cards": list(m.cards)} for i, m in enumerate(rnd.melds)],
+    "opened": lambda state, rnd, _: list(rnd.opened),
+    "discard_top": lambda state, rnd, _: rnd.discard[-1] if rnd.discard else None,
+    "discard_size": lambda state, rnd, _: len(rnd.discard),
+    "discard_pile": lambda state, rnd, _: list(rnd.discard),
+    "stock_size": lambda state, rnd, _: len(rnd.stock),
+    "offer": lambda state, rnd, _: _offer(state),
+    "taken_from_discard": lambda state, rnd, _: rnd.taken_from_discard,
+    "scores": lambda state, rnd, _: list(state.totals),
+    "round_scores": lambda state, rnd, _: [list(scores) for scores in state.round_scores],
+    "turns_this_round": lambda state, rnd, _: rnd.turns,
+    "winners": lambda state, rnd, _: None if state.winners is None else list(state.winners),
+    "round_end": lambda state, rnd, _: (None if rnd.end_reason is None
+                                        else {"winner": rnd.winner, "reason": rnd.end_reason}),
+}
+
+_SEAT: dict[str, Entry] = {
+    "seat": lambda state, rnd, seat: seat,
+    **_PUBLIC,
+    "hand": lambda state, rnd, seat: shown(rnd.hands[seat]),
+    "legal_actions": lambda state, rnd, seat: legal_actions(state, seat),
+}
+
+
 def public_view(state: GameState) -> dict:
     """The table as everyone may see it: no hand contents, no stock order.
 
     Keys as docs/architecture.md §1 Views, plus `round_end` ({"winner", "reason"} once the
     round ended, else None).
     """
-    rnd, wait = _round_or_none_dealt(state), awaiting(state)
-    return {
-        "round": rnd.number or None,
-        "contract": list(state.profile.contracts[rnd.number - 1]) if rnd.number else [],
-        "dealer": rnd.dealer, "status": state.status, "turn": wait.turn, "phase": wait.phase,
-        "awaiting": wait.to_json(), "hand_sizes": [len(hand) for hand in rnd.hands],
-        "melds": [{"index": i, "owner": m.owner, "kind": m.kind, "cards": list(m.cards)}
-                  for i, m in enumerate(rnd.melds)],
-        "opened": list(rnd.opened),
-        "discard_top": rnd.discard[-1] if rnd.discard else None,
-        "discard_size": len(rnd.discard), "discard_pile": list(rnd.discard),
-        "stock_size": len(rnd.stock), "offer": _offer(state),
-        "taken_from_discard": rnd.taken_from_discard, "scores": list(state.totals),
-        "round_scores": [list(scores) for scores in state.round_scores],
-        "turns_this_round": rnd.turns,
-        "winners": None if state.winners is None else list(state.winners),
-        "round_end": None if rnd.end_reason is None else {"winner": rnd.winner,
-                                                          "reason": rnd.end_reason},
-    }
+    rnd = _round_or_none_dealt(state)
+    return {key: entry(state, rnd, None) for key, entry in _PUBLIC.items()}
 
 
 def _round_or_none_dealt(state: GameState) -> RoundState:
@@ -64,16 +96,38 @@ def _round_or_none_dealt(state: GameState) -> RoundState:
 
 def seat_view(state: GameState, seat: int) -> dict:
     """What `seat` sees: the public view plus its own hand (sorted) and its legal actions."""
-    view = public_view(state)
-    hand = _round_or_none_dealt(state).hands[seat]
-    return {"seat": seat, **view, "hand": sorted(hand, key=card_order),
-            "legal_actions": legal_actions(state, seat)}
+    return dict(SeatView(state, seat))
+
+
+class SeatView(Mapping):
+    """`seat_view(state, seat)` as a read-only mapping whose entries are computed when read.
+
+    A bot reads a few entries per decision (rarely the whole table), so the in-process loop
+    (`domain.simulation`) hands it this instead of the full dict. Each entry is computed once
+    and kept: safe because the state is frozen. `dict(SeatView(state, seat))` is the seat view.
+    """
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._state, self._round, self._seat = state, _round_or_none_dealt(state), seat
+        self._values: dict = {}
+
+    def __getitem__(self, key: str) -> object:
+        values = self._values
+        if key not in values:
+            values[key] = _SEAT[key](self._state, self._round, self._seat)
+        return values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_SEAT)
+
+    def __len__(self) -> int:
+        return len(_SEAT)
 
 
 def full_view(state: GameState) -> dict:
     """Everything, every hand and the stock (top first): for a finished game or the admin."""
     rnd = _round_or_none_dealt(state)
-    return {**public_view(state), "hands": [sorted(h, key=card_order) for h in rnd.hands],
+    return {**public_view(state), "hands": [shown(h) for h in rnd.hands],
             "stock": list(rnd.stock), "seed": state.seed}
 
 
@@ -118,7 +172,7 @@ def _round_dealt(data: dict, seat: int | None) -> dict:
     hands, discard, stock = deal_from_deck(tuple(data["deck"]), data["dealer"], SEATS,
                                            DEAL_SIZES[data["round"]])
     return {"round": data["round"], "dealer": data["dealer"],
-            "hand": None if seat is None else sorted(hands[seat], key=card_order),
+            "hand": None if seat is None else shown(hands[seat]),
             "hand_sizes": [len(h) for h in hands], "upcard": discard[0] if discard else None,
             "stock_size": len(stock)}
 
