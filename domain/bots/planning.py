@@ -19,6 +19,7 @@ tuple of card codes. Standard library only.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations
 
 from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit
@@ -293,22 +294,42 @@ def _analyze_final(hand):
 
 
 def _best_span(rows, taken):
-    """The span with the best (naturals covered - holes), or None if a suit has no natural."""
+    """The span with the best (naturals covered - holes), or None if a suit has no natural.
+
+    Ties go to the first suit, then the first span in ``SPANS`` order.
+    """
     best, best_gain = None, None
     for suit, row in rows.items():
-        if not any(row):
+        present = sum(1 << n for n in range(1, ACE_HIGH + 1) if row[1 if n == ACE_HIGH else n])
+        found = _suit_best_span(present, tuple((lo, hi) for s, lo, hi in taken if s == suit))
+        if found is not None and (best_gain is None or found[0] > best_gain):
+            best_gain, best = found[0], (suit, found[1], found[2])
+    return best
+
+
+# (low, high, bits of its positions, length) of each span, in SPANS order.
+_SPAN_BITS = tuple((lo, hi, ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1), hi - lo + 1)
+                   for lo, hi in SPANS)
+
+
+@lru_cache(maxsize=1 << 16)  # few distinct suits recur: the same rows come back every turn
+def _suit_best_span(present, taken):
+    """``(gain, low, high)`` of one suit's first best span, or None if it holds no natural.
+
+    ``present`` has bit n set when position n (1..14, an ace at both ends) is held;
+    ``taken`` are the ``(low, high)`` spans already picked in this suit, which a new span
+    must not touch (R4.3).
+    """
+    if not present:
+        return None
+    best = None
+    for lo, hi, bits, length in _SPAN_BITS:
+        gain = 2 * (present & bits).bit_count() - length
+        if best is not None and gain <= best[0]:
             continue
-        present = [0] * (ACE_HIGH + 1)
-        for n in range(1, ACE_HIGH + 1):
-            present[n] = present[n - 1] + (1 if row[1 if n == ACE_HIGH else n] else 0)
-        for lo, hi in SPANS:
-            have = present[hi] - present[lo - 1]
-            gain = 2 * have - (hi - lo + 1)
-            if best_gain is not None and gain <= best_gain:
-                continue
-            if any(s == suit and (hi + 1 == tl or th + 1 == lo) for s, tl, th in taken):
-                continue
-            best, best_gain = (suit, lo, hi), gain
+        if any(hi + 1 == tl or th + 1 == lo for tl, th in taken):
+            continue
+        best = (gain, lo, hi)
     return best
 
 
