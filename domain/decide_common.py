@@ -6,24 +6,33 @@ import random
 from domain.cards import parse_card, parse_entry
 from domain.errors import MalformedAction, RuleViolation
 from domain.events import CardDrawn, Event, RoundEnded, StockRebuilt
-from domain.fold import evolve
+from domain.fold import fold
 from domain.state import BUYING, DRAW, FINISHED, SCORING, GameState, RoundState
 
 
 class Batch:
     """The events a command produces, with the state they lead to (decide's scratch pad).
 
-    `add` appends an event and folds it, so later choices see the table the earlier events
-    made; the caller's state is never touched.
+    `add` appends an event; `state` folds the events added since it was last read, so later
+    choices see the table the earlier events made, and a command's last events (which nothing
+    reads) are not folded at all. The caller's state is never touched.
     """
 
     def __init__(self, state: GameState) -> None:
-        self.state = state
+        self._state = state
+        self._unfolded = 0
         self.events: list[Event] = []
 
     def add(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self._unfolded += 1
+
+    @property
+    def state(self) -> GameState:
+        if self._unfolded:
+            self._state = fold(self.events[-self._unfolded:], self._state)
+            self._unfolded = 0
+        return self._state
 
     @property
     def round(self) -> RoundState:
