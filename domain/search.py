@@ -90,8 +90,9 @@ def _windows(counts, max_holes):
     """Run windows (holes, suit index, low) with at least one natural, fewest holes first."""
     out = []
     for si, row in enumerate(counts):
+        held = sum(1 << p for p in range(1, ACE_HIGH + 1) if row[_rank(p)])  # bit p: position p
         for low in _LOWS:
-            have = sum(1 for p in range(low, low + _RUN_LEN) if row[_rank(p)])
+            have = ((held >> low) & 0b1111).bit_count()
             if have and _RUN_LEN - have <= max_holes:
                 out.append((_RUN_LEN - have, si, low))
     out.sort()

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit
 
@@ -44,6 +45,7 @@ WINDOW_CODES = {(s, low): tuple(CODE_AT[(n, s)] for n in range(low, low + RUN_SI
 BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
 _POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
 RANK_CODES = {n: tuple(CODE_AT[(n, s)] for s in SUITS) for n in range(1, 14)}
+RANK_POINTS = {n: POINTS[CODE_AT[(n, SUITS[0])]] for n in range(1, 14)}
 
 # Plans within this many cards of the best still lend weight to the cards they use.
 NEAR = 1
@@ -122,22 +124,21 @@ def _reach(a, b):
 
 
 def _analyze(kinds, hand):
-    naturals = Counter(c for c in hand if c != JOKER)
-    jokers = len(hand) - sum(naturals.values())
+    naturals = Counter(hand)
+    jokers = naturals.pop(JOKER, 0)
     n_groups = kinds.count(GROUP)
     n_runs = len(kinds) - n_groups
     group_cands = _group_candidates(naturals, n_groups + 1)
-    run_cands = _run_candidates(naturals, n_runs + 2)
+    run_sets = [runs for runs in combinations(_run_candidates(naturals, n_runs + 2), n_runs)
+                if _runs_apart(runs)]
     scored = []
     for groups in combinations(group_cands, n_groups):
-        for runs in combinations(run_cands, n_runs):
-            if not _runs_apart(runs):
-                continue
+        for runs in run_sets:
             need, used, gaps = _fill(naturals, jokers, groups, runs)
             scored.append((need, -len(used), groups, runs, used, gaps))
     if not scored:                     # too few candidates: every meld from scratch
         return Analysis(n_groups * GROUP_SIZE + n_runs * RUN_SIZE, frozenset(), {}, [], jokers)
-    scored.sort(key=lambda p: (p[0], p[1]))
+    scored.sort(key=itemgetter(0, 1))   # stable: ties keep the candidates' order
     best = scored[0][0]
     wanted, support, options = set(), Counter(), []
     for need, _, _, _, used, slots in scored:
@@ -158,38 +159,33 @@ def _analyze(kinds, hand):
 
 def _group_candidates(naturals, k):
     """The ``k`` ranks with most cards (fewer points first on ties), padded with None."""
-    by_rank = Counter()
+    by_rank = {}
     for code, n in naturals.items():
-        by_rank[NUM[code]] += n
-    ranks = sorted(by_rank, key=lambda r: (-by_rank[r], POINTS[CODE_AT[(r, "C")]], r))[:k]
-    return tuple(ranks) + (None,) * (k - len(ranks))
+        by_rank[NUM[code]] = by_rank.get(NUM[code], 0) + n
+    ranked = sorted((-n, RANK_POINTS[rank], rank) for rank, n in by_rank.items())[:k]
+    return tuple(rank for _, _, rank in ranked) + (None,) * (k - len(ranked))
 
 
 def _run_candidates(naturals, k):
     """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None."""
     if not k:
         return ()
-    masks = {}
+    masks = dict.fromkeys(SUITS, 0)
     for code in naturals:
-        masks[SUIT[code]] = masks.get(SUIT[code], 0) | BIT[code]
+        masks[SUIT[code]] |= BIT[code]
     windows = []
     for suit, mask in masks.items():
-        windows.extend((have, low, suit) for have, low in _mask_windows(mask))
+        windows += _suit_windows(suit, mask)
     windows.sort()
     chosen = tuple((s, low) for _, low, s in windows[:k])
     return chosen + (None,) * (k - len(chosen))
 
 
-_MASK_WINDOWS: dict = {}
-
-
-def _mask_windows(mask):
-    """``(-held, low)`` for every window of a suit's rank mask holding a card (memoized)."""
-    found = _MASK_WINDOWS.get(mask)
-    if found is None:
-        found = _MASK_WINDOWS[mask] = tuple(
-            (-_POPCOUNT4[(mask >> low) & 15], low) for low in RUN_LOWS if (mask >> low) & 15)
-    return found
+@lru_cache(maxsize=None)  # at most 4 suits x 2**14 rank masks, far fewer in practice
+def _suit_windows(suit, mask):
+    """``(-held, low, suit)`` for every window of a suit's rank mask holding a card."""
+    return tuple((-_POPCOUNT4[(mask >> low) & 15], low, suit)
+                 for low in RUN_LOWS if (mask >> low) & 15)
 
 
 def _runs_apart(runs):
