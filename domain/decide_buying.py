@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from domain.decide_common import (
-    Batch, draw_from_stock, require_in_play, require_seat, supply_stock_card,
+    Batch, card_field, draw_from_stock, require_in_play, require_seat, supply_stock_card,
 )
 from domain.errors import RuleViolation
 from domain.events import BuyPassed, BuyRequested, CardBought, Event, OfferClosed, OfferOpened
@@ -23,16 +23,21 @@ def offer_or_draw(batch: Batch, rng: random.Random, barred: int | None) -> None:
 
 
 def answer(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
-    """`{"type": "buy"}` / `{"type": "pass"}` from a non-active seat (R6.2, R6.9).
+    """`{"type": "buy"}` / `{"type": "pass"}` from a non-active seat (R6.2, R6.9), with an
+    optional `"card"`: the card the seat answers, refused if another card is on offer now.
 
-    Raises RuleViolation R6.1 (no card is offered), R6.7 (the active seat never buys), R6.4
-    (bought the previous card of this chain) or R6.9 (already answered this offer).
+    Raises RuleViolation R6.1 (no card is offered, or not the `card` answered), R6.7 (the
+    active seat never buys), R6.4 (bought the previous card of this chain) or R6.9 (already
+    answered this offer); MalformedAction R1.2 for a `card` that is not a card code.
     """
     rnd = require_in_play(state)
     seat = require_seat(state, seat)
     offer = rnd.offer
     if offer is None:
         raise RuleViolation("R6.1", "no card is offered for sale now")
+    if "card" in action and (answered := card_field(action)) != offer.card:
+        raise RuleViolation("R6.1", f"your answer is for {answered}, but the card on offer is "
+                                    f"now {offer.card}: look again and answer that offer")
     if seat == rnd.turn:
         raise RuleViolation("R6.7", "the active player never buys: take the discard or the stock")
     if seat == offer.barred:

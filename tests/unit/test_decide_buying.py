@@ -102,3 +102,24 @@ def test_an_offer_opens_only_when_penalty_and_active_card_can_be_paid(stock, pil
     rnd = RoundState(number=1, dealer=3, turn=0, phase="draw", hands=((),) * 4,
                      stock=("5H",) * stock, discard=("9H",) * pile)
     assert purchase_payable(rnd) is payable
+
+
+def test_r6_1_a_buy_naming_the_card_on_offer_is_accepted():
+    events = decide(offered(), 1, {"type": "buy", "card": "9H"}, rng())
+    assert events[:2] == [BuyRequested(seat=1), OfferClosed(card="9H", buyer=1)]
+    assert decide(offered(), 2, {"type": "pass", "card": "9H"}, rng()) == [BuyPassed(seat=2)]
+
+
+def test_r6_1_a_late_buy_or_pass_naming_an_earlier_card_is_refused():
+    state = play(offered(), 1, {"type": "buy"})  # 9H bought; 8D is offered now (R6.4)
+    for kind in ("buy", "pass"):
+        with pytest.raises(RuleViolation) as caught:
+            decide(state, 2, {"type": kind, "card": "9H"}, rng())
+        assert caught.value.rule == "R6.1" and "now 8D" in caught.value.message
+
+
+def test_r1_2_a_buy_naming_no_card_code_is_malformed():
+    from domain.errors import MalformedAction
+    with pytest.raises(MalformedAction) as caught:
+        decide(offered(), 1, {"type": "buy", "card": "ZZ"}, rng())
+    assert caught.value.rule == "R1.2"
