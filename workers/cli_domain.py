@@ -12,10 +12,11 @@ from domain.conformance import run_case
 
 
 def _case_files(paths: tuple[str, ...]) -> list[Path]:
+    """The case files named by `paths`: files as given, folders searched recursively."""
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        files += sorted(path.glob("*.json")) if path.is_dir() else [path]
+        files += sorted(path.rglob("*.json")) if path.is_dir() else [path]
     return files
 
 
@@ -23,10 +24,17 @@ def _case_files(paths: tuple[str, ...]) -> list[Path]:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 def conformance(paths: tuple[str, ...]) -> None:
     """Run conformance case files (or folders of them); exit 1 if any fails."""
+    files = _case_files(paths)
+    if not files:
+        raise click.UsageError("no case files (*.json) under " + ", ".join(paths))
     passed = failed = 0
-    for path in _case_files(paths):
-        case = json.loads(path.read_text())
-        result = run_case(case)
+    for path in files:
+        try:
+            result = run_case(json.loads(path.read_text()))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:  # not a case
+            failed += 1
+            click.echo(f"FAIL {path}: not a readable case ({error})")
+            continue
         if result.passed:
             passed += 1
             click.echo(f"PASS {result.id}")

@@ -16,6 +16,25 @@ def test_conformance_prints_one_line_per_case_and_the_counts():
     assert lines[-1] == "63 passed, 0 failed" and lines[0].startswith("PASS ")
 
 
+def test_conformance_searches_folders_recursively(tmp_path):
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "one.json").write_text((CASES / "r9.1-card-values.json").read_text())
+    result = CliRunner().invoke(main, ["conformance", str(tmp_path)])
+    assert result.exit_code == 0
+    assert result.output.splitlines() == ["PASS r9.1-card-values", "1 passed, 0 failed"]
+
+
+def test_conformance_with_no_case_file_is_an_error_not_a_success(tmp_path):
+    result = CliRunner().invoke(main, ["conformance", str(tmp_path)])
+    assert result.exit_code == 2 and "no case files" in result.output
+
+
+def test_an_unreadable_case_file_is_a_failure(tmp_path):
+    (tmp_path / "broken.json").write_text("{not json")
+    result = CliRunner().invoke(main, ["conformance", str(tmp_path)])
+    assert result.exit_code == 1 and result.output.splitlines()[-1] == "0 passed, 1 failed"
+
+
 def test_a_failing_case_exits_1(tmp_path):
     case = json.loads((CASES / "r6.5-all-pass-then-stock.json").read_text())
     case["final"]["phase"] = "draw"
