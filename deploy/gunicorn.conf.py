@@ -17,3 +17,6 @@ keepalive = 5
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("RUMMY_LOG_LEVEL", "info")
+# gunicorn 27's control socket lives at one path per user (~/.gunicorn/gunicorn.ctl), shared by
+# every instance on the machine (tests start several); nothing here uses it.
+control_socket_disable = True
