@@ -6,7 +6,9 @@ Two layers: an in-process LRU of the latest state per game (the common case: the
 folds only what was appended since), and pickles in Redis every `every` events
 (`rummy:{<game>}:snap:<version>`, versions listed in `rummy:{<game>}:snaps`) so that a fresh
 process or a replay at version N starts near N. Redis is trusted like the streams it holds;
-pickles from another code version are ignored (their key carries a digest of domain/state.py).
+pickles from another code version are ignored: their key carries a digest of every domain
+source file (`code_tag`), since a change to any of them (fold, melds, profile, deal …) may
+change what a fold produces.
 """
 from __future__ import annotations
 
@@ -16,15 +18,37 @@ import pickle
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from typing import Callable, Iterable
 
 import redis
 
-import domain.state
+import domain
 from service.keys import snapshot_key, snapshots_key
 
 log = logging.getLogger(__name__)
-CODE_TAG = hashlib.sha256(Path(domain.state.__file__).read_bytes()).hexdigest()[:12]
+DOMAIN_ROOT = Path(domain.__file__).resolve().parent
 SNAPSHOT_TTL_S = 7 * 24 * 3600
+
+
+def domain_sources(root: Path = DOMAIN_ROOT) -> list[Path]:
+    """Every Python source of the domain package (`domain/**/*.py`), in a stable order."""
+    return sorted(root.rglob("*.py"), key=lambda path: path.relative_to(root).as_posix())
+
+
+def code_tag(sources: Iterable[Path] | None = None, root: Path = DOMAIN_ROOT,
+             read: Callable[[Path], bytes] = Path.read_bytes) -> str:
+    """A 12-hex-digit digest of the domain's code: each source's path (relative to `root`) and
+    bytes. Any change to any domain source gives another tag, so pickled states folded by other
+    code are never read back."""
+    digest = hashlib.sha256()
+    for path in (domain_sources(root) if sources is None else sources):
+        name, body = path.relative_to(root).as_posix().encode(), read(path)
+        digest.update(b"%d:%s%d:" % (len(name), name, len(body)))
+        digest.update(body)
+    return digest.hexdigest()[:12]
+
+
+CODE_TAG = code_tag()  # once per process
 
 
 class MemorySnapshots:
@@ -64,16 +88,17 @@ class RedisSnapshots:
     """Pickled states in Redis, one whenever a multiple of `every` versions is crossed.
     Redis errors are logged and treated as misses: a cache never fails a request."""
 
-    def __init__(self, client: redis.Redis, every: int = 100) -> None:
+    def __init__(self, client: redis.Redis, every: int = 100, tag: str = CODE_TAG) -> None:
         self._client = client
         self.every = every
+        self.tag = tag
 
     def load(self, game_id: str, upto: int | None = None) -> tuple[int, object] | None:
         """The newest stored (version, state) with version <= `upto` (None: any), else None."""
         try:
-            found = self._client.zrevrangebyscore(snapshots_key(game_id, CODE_TAG),
+            found = self._client.zrevrangebyscore(snapshots_key(game_id, self.tag),
                                                   "+inf" if upto is None else upto, 1, start=0, num=1)
-            blob = found and self._client.get(snapshot_key(game_id, int(found[0]), CODE_TAG))
+            blob = found and self._client.get(snapshot_key(game_id, int(found[0]), self.tag))
             return (int(found[0]), pickle.loads(blob)) if blob else None
         except (redis.RedisError, pickle.UnpicklingError, AttributeError, ImportError) as error:
             log.warning("snapshot load failed game=%s: %s", game_id, error)
@@ -85,9 +110,9 @@ class RedisSnapshots:
             return
         try:
             pipe = self._client.pipeline(transaction=False)
-            pipe.set(snapshot_key(game_id, version, CODE_TAG), pickle.dumps(state), ex=SNAPSHOT_TTL_S)
-            pipe.zadd(snapshots_key(game_id, CODE_TAG), {str(version): version})
-            pipe.expire(snapshots_key(game_id, CODE_TAG), SNAPSHOT_TTL_S)
+            pipe.set(snapshot_key(game_id, version, self.tag), pickle.dumps(state), ex=SNAPSHOT_TTL_S)
+            pipe.zadd(snapshots_key(game_id, self.tag), {str(version): version})
+            pipe.expire(snapshots_key(game_id, self.tag), SNAPSHOT_TTL_S)
             pipe.execute()
         except redis.RedisError as error:
             log.warning("snapshot save failed game=%s version=%s: %s", game_id, version, error)
