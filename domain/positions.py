@@ -27,11 +27,27 @@ def normalize_position(position: dict, rng: random.Random | None = None) -> dict
     A fresh deal ``{"deal": {"round", "dealer", "scores"?}}`` is shuffled with `rng` (default
     ``random.Random(0)``) and dealt as R2.3 says. Raises ValueError (MalformedAction for a bad
     card code, RuleViolation from R3 for an invalid meld, UnsupportedProfile for a profile
-    this engine does not play) when the position is not consistent: 107 cards placed once.
+    this engine does not play) when the position is not consistent (107 cards placed once) or
+    malformed (a missing key, a value of the wrong type: never another exception).
     """
+    if not isinstance(position, dict):
+        raise ValueError("a position is an object (FORMAT.md)")
     if "deal" in position:
-        return _dealt_position(position["deal"], position.get("profile", "standard"),
+        deal = position["deal"]
+        if not isinstance(deal, dict):
+            raise ValueError('"deal" is an object {"round", "dealer", "scores"?}')
+        return _dealt_position(deal, position.get("profile", "standard"),
                                rng or random.Random(0))
+    for key in ("round", "dealer", "turn", "hands"):
+        if key not in position:
+            raise ValueError(f"a position needs {key!r} (FORMAT.md)")
+    for key in ("hands", "melds", "discard", "stock"):
+        if not isinstance(position.get(key, []), list):
+            raise ValueError(f"{key!r} is a list")
+    if any(not isinstance(hand, list) for hand in position["hands"]):
+        raise ValueError("each hand is a list of card codes")
+    if position.get("fill", "stock") not in ("stock", "discard"):
+        raise ValueError("fill is 'stock' or 'discard'")
     profile = RuleProfile.from_json(position.get("profile", "standard"))
     table = _table_fields(position)
     hands = [list(_cards(hand, "hand")) for hand in position["hands"]]
@@ -96,7 +112,7 @@ def _dealt_position(deal: dict, profile_json: object, rng: random.Random) -> dic
                                            profile.deal_sizes[number - 1])
     return {"profile": profile.to_json(), "round": number, "dealer": dealer,
             "turn": (dealer + 1) % SEATS, "phase": DRAW, "taken_from_discard": None,
-            "scores": list(deal.get("scores") or [0] * SEATS), "round_scores": [],
+            "scores": _scores(deal.get("scores"), "scores"), "round_scores": [],
             "turns_this_round": 1, "opened": [None] * SEATS, "offer": None,
             "hands": [list(h) for h in hands], "melds": [], "discard": list(discard),
             "stock": list(stock), "fill": "stock"}
@@ -106,7 +122,7 @@ def _table_fields(position: dict) -> dict:
     phase = position.get("phase", DRAW)
     if phase not in _PHASES:
         raise ValueError(f"phase is one of {_PHASES}, not {phase!r}")
-    opened = list(position.get("opened") or [None] * SEATS)
+    opened = _list(position.get("opened") or [None] * SEATS, "opened")
     if len(opened) != SEATS or any(o not in _OPENED for o in opened):
         raise ValueError("opened lists null, 'earlier' or 'this_turn' for each of 4 seats")
     if len(position.get("hands", ())) != SEATS:
@@ -118,40 +134,77 @@ def _table_fields(position: dict) -> dict:
     return {
         "round": _round_number(position["round"]), "dealer": _seat(position["dealer"], "dealer"),
         "turn": _seat(position["turn"], "turn"), "phase": phase,
-        "taken_from_discard": None if taken is None else parse_card(taken),
-        "scores": list(position.get("scores") or [0] * SEATS),
-        "round_scores": [list(s) for s in position.get("round_scores", [])],
-        "turns_this_round": int(position.get("turns_this_round", 1)), "opened": opened,
+        "taken_from_discard": None if taken is None else _cards([taken], "taken_from_discard")[0],
+        "scores": _scores(position.get("scores"), "scores"),
+        "round_scores": [_scores(s, "each of round_scores")
+                         for s in _list(position.get("round_scores", []), "round_scores")],
+        "turns_this_round": _turns(position.get("turns_this_round", 1)), "opened": opened,
         "offer": None if offer is None else _offer(offer),
     }
 
 
-def _offer(offer: dict) -> dict:
-    return {"card": parse_card(offer["card"]), "barred": offer.get("barred"),
-            "buyers": list(offer.get("buyers", [])), "passed": list(offer.get("passed", []))}
+def _offer(offer: object) -> dict:
+    if not isinstance(offer, dict) or "card" not in offer:
+        raise ValueError('offer is an object {"card", "barred"?, "buyers"?, "passed"?}')
+    barred = offer.get("barred")
+    return {"card": _cards([offer["card"]], "offer")[0],
+            "barred": None if barred is None else _seat(barred, "offer barred"),
+            "buyers": [_seat(s, "offer buyer") for s in _list(offer.get("buyers", []), "buyers")],
+            "passed": [_seat(s, "offer passed") for s in _list(offer.get("passed", []), "passed")]}
+
+
+def _list(value: object, name: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{name} is a list, not {value!r}")
+    return list(value)
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _scores(value: object, name: str) -> list[int]:
+    """Totals or one round's scores: one non-negative int per seat (R9.1-R9.3); None: zeros."""
+    if value is None:
+        return [0] * SEATS
+    if (not isinstance(value, list) or len(value) != SEATS
+            or not all(_int(v) and v >= 0 for v in value)):
+        raise ValueError(f"{name} lists one non-negative integer per seat (4), not {value!r}")
+    return list(value)
+
+
+def _turns(value: object) -> int:
+    if not _int(value) or value < 1:
+        raise ValueError(f"turns_this_round is an integer >= 1, not {value!r}")
+    return value
 
 
 def _round_number(value: object) -> int:
-    if not isinstance(value, int) or not 1 <= value <= 7:
+    if not _int(value) or not 1 <= value <= 7:
         raise ValueError(f"round is 1-7, not {value!r}")
     return value
 
 
 def _seat(value: object, name: str) -> int:
-    if not isinstance(value, int) or not 0 <= value < SEATS:
+    if not _int(value) or not 0 <= value < SEATS:
         raise ValueError(f"{name} is a seat 0-3, not {value!r}")
     return value
 
 
 def _cards(cards: list, where: str) -> list[str]:
+    if not isinstance(cards, list):
+        raise ValueError(f"{where} is a list of card codes")
     try:
         return [parse_card(card) for card in cards]
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:
         raise MalformedAction("R1.2", f"{where}: {exc}") from None
 
 
-def _meld(meld: dict) -> dict:
-    owner = _seat(meld["owner"], "meld owner")
+def _meld(meld: object) -> dict:
+    if (not isinstance(meld, dict) or not isinstance(meld.get("cards"), list)
+            or not all(isinstance(card, str) for card in meld["cards"])):
+        raise ValueError('a meld is an object {"owner", "cards": [card codes]}')
+    owner = _seat(meld.get("owner"), "meld owner")
     return {"owner": owner, "cards": list(make_meld(owner, meld["cards"]).cards)}
 
 

@@ -58,3 +58,25 @@ def test_export_of_an_open_offer_keeps_it():
     exported = export_position(state)
     assert exported["phase"] == "buying" and exported["offer"]["card"] == "9H"
     assert fold(start_from_position(exported)) == state
+
+
+@pytest.mark.parametrize("bad", [
+    {"deal": "x"}, {"deal": {"scores": "abc"}}, {"deal": {"scores": [1, 2]}},
+    {"deal": {"scores": [0, 0, -1, 0]}}, {"deal": {"round": True}}, {"deal": {"round": 8}},
+    {"deal": {"dealer": 4}},
+])
+def test_r9_3_a_malformed_deal_position_is_a_value_error_never_a_crash(bad):
+    with pytest.raises(ValueError):
+        start_from_position(bad)
+
+
+@pytest.mark.parametrize("change", [
+    {"round": None}, {"scores": "abc"}, {"scores": [1, 2]}, {"taken_from_discard": []},
+    {"turns_this_round": "a"}, {"offer": 5}, {"melds": [5]}, {"hands": [[1]] * 4},
+    {"opened": "x"}, {"round_scores": [[1]]}, {"fill": []},
+])
+def test_r1_4_a_malformed_position_is_a_value_error_never_a_crash(change):
+    fields = {k: v for k, v in position().items() if k != "round"} if change == {"round": None} \
+        else {**position(), **change}
+    with pytest.raises(ValueError):
+        start_from_position(fields)
