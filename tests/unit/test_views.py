@@ -94,3 +94,25 @@ def test_views_of_a_game_not_yet_dealt():
     view = seat_view(state, 0)
     assert (view["round"], view["hand"], view["legal_actions"]) == (None, [], [])
     assert awaiting(state).seats == () and full_view(state)["stock"] == []
+
+
+def test_lazy_seat_view_reads_like_the_seat_view(game):
+    """SeatView (what play_game hands bots) gives the seat view's keys, order and values."""
+    from domain import fold
+    from domain.legal import legal_actions
+    from domain.views import SeatView, card_order
+
+    state = None
+    for number, event in enumerate(game.events):
+        state = fold((event,), state)
+        if number % 97 or state.round is None:
+            continue
+        for seat in range(4):
+            whole = {"seat": seat, **public_view(state),
+                     "hand": sorted(state.round.hands[seat], key=card_order),
+                     "legal_actions": legal_actions(state, seat)}
+            lazy = SeatView(state, seat)
+            assert lazy["legal_actions"] == whole["legal_actions"]   # one entry read first
+            assert list(dict(lazy).items()) == list(whole.items())
+            assert list(seat_view(state, seat).items()) == list(whole.items())
+            assert lazy.get("discard_taken") is None
