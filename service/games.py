@@ -12,6 +12,7 @@ import time
 from domain import (RuleProfile, awaiting, decide, event_from_dict, event_to_dict, fold,
                     seat_view, start_from_position, start_game)
 from service.errors import Forbidden
+from service.followups import Needs, needs
 from service.principal import Principal
 from service.queries import RECORD_FORMAT, GameReads
 from service.records import GameRecord
@@ -149,10 +150,11 @@ class GameService(GameReads):
                  ",".join(type(e).__name__ for e in events))
         status, round_ = awaiting(state).status, _round(state)
         try:
+            waiting = needs(state, self.bot_seats(game_id)) != Needs()  # the sweeper's list
             if created_ms is not None:
-                self.index.add(game_id, created_ms, version, status, round_)
+                self.index.add(game_id, created_ms, version, status, round_, waiting=waiting)
             else:
-                self.index.update(game_id, version, status, round_)
+                self.index.update(game_id, version, status, round_, waiting=waiting)
         except Exception:
             log.exception("index update failed game=%s version=%s", game_id, version)
         try:

@@ -1,14 +1,20 @@
 """The game index for listing (issue 3: status, creation time, paging).
 
 A read model beside the streams: `rummy:games` (and `rummy:games:<status>`) are sorted sets of
-game ids scored by creation time in ms; `rummy:{<game>}:summary` holds status, round, version
-and creation time. Updated after every append; a summary never goes back to an older version.
+game ids scored by creation time in ms; `rummy:{<game>}:summary` holds status, round, version,
+creation time and whether the game waits on the workers. `rummy:games:waiting` holds the games
+that wait on the workers (a bot, the scoring of a round, a buy-offer deadline): the sweeper's
+work list. Updated after every append by one Lua script (UPDATE_LUA), so the summary and every
+set change together: a summary never goes back to an older version, and two processes updating
+the same game at once cannot leave it in the set of a status its summary does not hold.
 Pages are newest first; the cursor is opaque (creation ms and id of the last item).
+The script touches global keys beside the game's: it needs one Redis (not a Cluster).
 """
 from __future__ import annotations
 
 import base64
 from datetime import datetime, timezone
+from typing import Iterator
 
 import redis
 
@@ -17,15 +23,42 @@ from service.redis_store import backend_errors
 
 STATUSES = ("playing", "scoring", "finished")
 MAX_LIMIT = 100
-# Set the summary unless it already holds a newer version; return the status it holds.
+WAITING = "waiting"
+# KEYS: summary, rummy:games, rummy:games:<status> for each of STATUSES, rummy:games:waiting.
+# ARGV: game id, version, status, round ("" = none), waiting ("1"/"0"), created ms ("" = the
+# summary's). Set the summary unless it already holds a newer version, then put the game in
+# the sets of the status (and waiting flag) the summary holds, all in one step. Returns that
+# status (nil when the game has no creation time, so it cannot be listed).
 UPDATE_LUA = """
-local held = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
-if tonumber(ARGV[1]) > held then
-  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'status', ARGV[2], 'round', ARGV[3])
+local game = ARGV[1]
+if ARGV[6] ~= '' then
+  redis.call('HSETNX', KEYS[1], 'created_ms', ARGV[6])
 end
-return redis.call('HGET', KEYS[1], 'status')
+local held = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
+if tonumber(ARGV[2]) > held then
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'status', ARGV[3], 'round', ARGV[4],
+             'waiting', ARGV[5])
+end
+local created = redis.call('HGET', KEYS[1], 'created_ms')
+local status = redis.call('HGET', KEYS[1], 'status')
+if not created then
+  return false
+end
+redis.call('ZADD', KEYS[2], created, game)
+for i = 3, #KEYS - 1 do
+  if KEYS[i] == KEYS[2] .. ':' .. status then
+    redis.call('ZADD', KEYS[i], created, game)
+  else
+    redis.call('ZREM', KEYS[i], game)
+  end
+end
+if redis.call('HGET', KEYS[1], 'waiting') == '1' and status ~= 'finished' then
+  redis.call('ZADD', KEYS[#KEYS], created, game)
+else
+  redis.call('ZREM', KEYS[#KEYS], game)
+end
+return status
 """
-
 
 def encode_cursor(created_ms: int, game_id: str) -> str:
     """The opaque cursor after the item (`created_ms`, `game_id`)."""
@@ -48,27 +81,39 @@ class GameIndex:
         self._client = client
         self._update = client.register_script(UPDATE_LUA)
 
-    def add(self, game_id: str, created_ms: int, version: int, status: str, round_: int | None) -> None:
+    def add(self, game_id: str, created_ms: int, version: int, status: str, round_: int | None,
+            waiting: bool = False) -> None:
         """Index a new game."""
-        with backend_errors():
-            self._client.hset(summary_key(game_id), "created_ms", created_ms)
-        self.update(game_id, version, status, round_, created_ms)
+        self.update(game_id, version, status, round_, created_ms, waiting=waiting)
 
     def update(self, game_id: str, version: int, status: str, round_: int | None,
-               created_ms: int | None = None) -> None:
-        """Record the game at `version` (ignored when the summary holds a newer one)."""
+               created_ms: int | None = None, waiting: bool = False) -> str | None:
+        """Record the game at `version` (ignored when the summary holds a newer one), `waiting`
+        whether it waits on the workers then (service.followups.needs). Atomic: the summary,
+        the status sets and the waiting set change in one script. Returns the status the
+        summary holds."""
+        keys = [summary_key(game_id), index_key(), *map(index_key, STATUSES), index_key(WAITING)]
+        args = [game_id, version, status, "" if round_ is None else round_, int(bool(waiting)),
+                "" if created_ms is None else created_ms]
         with backend_errors():
-            held = self._update(keys=[summary_key(game_id)],
-                                args=[version, status, "" if round_ is None else round_]).decode()
-            created = created_ms or int(self._client.hget(summary_key(game_id), "created_ms"))
-            pipe = self._client.pipeline(transaction=False)
-            pipe.zadd(index_key(), {game_id: created})
-            for other in STATUSES:
-                if other == held:
-                    pipe.zadd(index_key(other), {game_id: created})
-                else:
-                    pipe.zrem(index_key(other), game_id)
-            pipe.execute()
+            held = self._update(keys=keys, args=args)
+        return held.decode() if held else None
+
+    def waiting(self, batch: int = 100) -> Iterator[str]:
+        """The ids of the games waiting on the workers (each at least once; the set may change
+        while it is walked)."""
+        with backend_errors():
+            for member, _ in self._client.zscan_iter(index_key(WAITING), count=batch):
+                yield member.decode()
+
+    def summary(self, game_id: str) -> dict | None:
+        """`{"status", "version", "waiting"}` of the game's summary, or None without one."""
+        with backend_errors():
+            status, version, waiting = self._client.hmget(summary_key(game_id),
+                                                          "status", "version", "waiting")
+        if status is None:
+            return None
+        return {"status": status.decode(), "version": int(version), "waiting": waiting == b"1"}
 
     def page(self, status: str | None = None, limit: int = 20, cursor: str | None = None) -> dict:
         """`{"items": [{"id", "status", "round", "version", "created"}], "next_cursor"}`,

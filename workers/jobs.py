@@ -19,7 +19,7 @@ from domain import RuleViolation, awaiting, choose_action, seat_view
 from service.principal import Principal
 from service.store import ConcurrencyError
 from workers import runtime
-from service.followups import bots_continuing, make_queue, needs
+from service.followups import Needs, bots_continuing, make_queue, needs
 from workers.sweeper import DEFAULT_STALE_S, Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
@@ -105,31 +105,34 @@ def close_offer(game_id: str, version: int) -> bool:
 
 
 def sweep() -> Sweep:
-    """Find games in status playing/scoring (the service's game index) waiting on a bot, a
-    buy-offer deadline or scoring without a live job for their version, and enqueue what is
-    missing (DESIGN §5). A job counts as dead once RUMMY_SWEEP_STALE_S (default 30) seconds
-    have passed since it was enqueued, started or due (workers.sweeper.job_alive)."""
+    """Find the games waiting on the workers (the index's `rummy:games:waiting`: a bot, a
+    buy-offer deadline or scoring) without a live job for their version, and enqueue what is
+    missing (DESIGN §5). Games waiting on a human, finished or abandoned are not looked at.
+    Each game's summary is checked again and the game loaded, so a set entry that is behind
+    its summary or stream costs nothing. A job counts as dead once RUMMY_SWEEP_STALE_S
+    (default 30) seconds have passed since it was enqueued, started or due
+    (workers.sweeper.job_alive)."""
     wired = runtime.wiring()
     service, queue = wired.service, make_queue(wired.client)
     stale_s = float(os.environ.get("RUMMY_SWEEP_STALE_S") or DEFAULT_STALE_S)
     now = datetime.now(timezone.utc)
     games, enqueued = 0, []
-    for status in ("playing", "scoring"):
-        cursor = None
-        while True:
-            page = service.list_games(status=status, limit=SWEEP_PAGE, cursor=cursor)
-            for item in page["items"]:
-                games += 1
-                try:
-                    version, state = service.load(item["id"])
-                    need = needs(state, service.bot_seats(item["id"]))
-                    enqueued += ensure_followups(queue, item["id"], version, need,
-                                                 wired.settings.offer_deadline_s, stale_s, now)
-                except Exception:  # one broken game must not stop the sweep of the others
-                    log.exception("sweep of game %s failed", item["id"])
-            cursor = page["next_cursor"]
-            if cursor is None:
-                break
+    for game_id in dict.fromkeys(service.index.waiting(SWEEP_PAGE)):
+        try:
+            summary = service.index.summary(game_id)
+            if summary is None or summary["status"] == "finished" or not summary["waiting"]:
+                continue  # the summary no longer waits on the workers
+            games += 1
+            version, state = service.load(game_id)
+            need = needs(state, service.bot_seats(game_id))
+            if version > summary["version"]:  # an index update was lost: catch up
+                service.index.update(game_id, version, awaiting(state).status,
+                                     getattr(getattr(state, "round", None), "number", None),
+                                     waiting=need != Needs())
+            enqueued += ensure_followups(queue, game_id, version, need,
+                                         wired.settings.offer_deadline_s, stale_s, now)
+        except Exception:  # one broken game must not stop the sweep of the others
+            log.exception("sweep of game %s failed", game_id)
     if enqueued:
         log.info("sweep enqueued %s", ", ".join(enqueued))
     return Sweep(games, tuple(enqueued))

@@ -1,0 +1,31 @@
+"""Fixtures of the worker tests: the jobs' wiring on the test server with the RQ hook (jobs
+are enqueued, not run), a bare wiring whose appends enqueue nothing, and the game queue."""
+from __future__ import annotations
+
+import pytest
+
+from service.bootstrap import wire
+from service.config import Settings
+from service.followups import install, make_queue
+from workers import runtime
+
+
+@pytest.fixture
+def wiring(redis_url, redis_client):
+    """The jobs' wiring on the test server with the RQ hook (jobs are enqueued, not run)."""
+    wired = wire(Settings(redis_url=redis_url, offer_deadline_s=60))
+    install(wired)
+    runtime.use(wired)
+    yield wired
+    runtime.use(None)
+
+
+@pytest.fixture
+def bare(redis_url, wiring):
+    """A wiring whose appends enqueue nothing: a process that died before its enqueue."""
+    return wire(Settings(redis_url=redis_url))
+
+
+@pytest.fixture
+def queue(wiring):
+    return make_queue(wiring.client)
