@@ -110,8 +110,8 @@ def sweep() -> Sweep:
     missing (DESIGN §5). Games waiting on a human, finished or abandoned are not looked at.
     Each game's summary is checked again and the game loaded, so a set entry that is behind
     its summary or stream costs nothing. A job counts as dead once RUMMY_SWEEP_STALE_S
-    (default 30) seconds have passed since it was enqueued, started or due
-    (workers.sweeper.job_alive)."""
+    (default 30) seconds have passed since it was enqueued or due, or, started, once it
+    can no longer be running (workers.sweeper.job_alive)."""
     wired = runtime.wiring()
     service, queue = wired.service, make_queue(wired.client)
     stale_s = float(os.environ.get("RUMMY_SWEEP_STALE_S") or DEFAULT_STALE_S)

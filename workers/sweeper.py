@@ -6,24 +6,68 @@ needs a live job for its current version. The job may be missing (a process died
 append and enqueue) or dead (failed after its retries, killed with its worker, its scheduler
 gone). The canonical id (`bot-<game>-<v>` …) is tried first, then `<id>-s1`, `<id>-s2` … so
 that a dead job stays in RQ's registries for inspection while a fresh one runs.
+
+A started job is never called dead while it may still be running: RQ stops a job at its
+timeout (JOB_TIMEOUT_S), so only past its timeout + STARTED_GRACE_S is a started job surely
+dead. Before that it counts as dead once `stale_s` has passed and its worker process no longer
+refreshes its liveness key (`keep_alive`, a thread of `rummy worker`): the worker was killed.
 """
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+import redis
 from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from service.followups import (Needs, bot_job_id, deadline_job_id, enqueue_unique, schedule_unique,
-                             score_job_id)
+from service.followups import (JOB_TIMEOUT_S, Needs, bot_job_id, deadline_job_id, enqueue_unique,
+                               schedule_unique, score_job_id)
+from service.keys import PREFIX
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 10
 DEFAULT_STALE_S = 30.0
+# A started job is surely dead this long after its timeout (RQ's death penalty has fired).
+STARTED_GRACE_S = 10.0
+# `rummy worker` refreshes its liveness key every ALIVE_EVERY_S; it expires after ALIVE_TTL_S.
+ALIVE_EVERY_S = 1.0
+ALIVE_TTL_S = 5.0
+
+
+def alive_key(worker_name: str) -> str:
+    """The liveness key of the RQ worker named `worker_name` (exists while its process runs)."""
+    return f"{PREFIX}:worker-alive:{worker_name}"
+
+
+def keep_alive(connection: redis.Redis, worker_name: str, stop: threading.Event,
+               every_s: float = ALIVE_EVERY_S, ttl_s: float = ALIVE_TTL_S) -> None:
+    """Refresh the worker's liveness key every `every_s` until `stop` is set (then delete it).
+    Runs in a daemon thread beside the job, so a long job still shows its worker alive; a
+    killed process stops refreshing and the key expires after `ttl_s`."""
+    key = alive_key(worker_name)
+    while True:
+        try:
+            connection.set(key, 1, px=int(ttl_s * 1000))
+        except redis.RedisError:
+            log.warning("could not refresh the worker's liveness key", exc_info=True)
+        if stop.wait(every_s):
+            break
+    try:
+        connection.delete(key)
+    except redis.RedisError:
+        pass
+
+
+def started_limit_s(job: Job) -> float:
+    """Age after which a started `job` is dead whatever else: its timeout + STARTED_GRACE_S,
+    strictly more than RQ lets it run."""
+    timeout = job.timeout if job.timeout and job.timeout > 0 else JOB_TIMEOUT_S
+    return timeout + STARTED_GRACE_S
 
 
 @dataclass(frozen=True)
@@ -43,14 +87,21 @@ def _age_s(moment: datetime | None, now: datetime) -> float:
 
 
 def job_alive(queue: Queue, job: Job, now: datetime, stale_s: float) -> bool:
-    """Whether `job` may still do its work: queued or started less than `stale_s` ago, or
-    scheduled for a time less than `stale_s` past. Finished, failed, stopped and canceled jobs
-    are dead (the game still waits at their version, so they did not move it on)."""
+    """Whether `job` may still do its work: queued less than `stale_s` ago, scheduled for a
+    time less than `stale_s` past, or started and possibly still running (less than `stale_s`
+    ago, or within its timeout while its worker is alive: `started_limit_s`, `keep_alive`).
+    Finished, failed, stopped and canceled jobs are dead (the game still waits at their
+    version, so they did not move it on)."""
     status = job.get_status(refresh=False)
     if status in (JobStatus.QUEUED, JobStatus.DEFERRED):
         return _age_s(job.enqueued_at or job.created_at, now) < stale_s
     if status == JobStatus.STARTED:
-        return _age_s(job.started_at, now) < stale_s
+        age = _age_s(job.started_at, now)
+        if age >= max(started_limit_s(job), stale_s):
+            return False
+        if age < stale_s:
+            return True
+        return bool(job.worker_name) and bool(queue.connection.exists(alive_key(job.worker_name)))
     if status == JobStatus.SCHEDULED:
         at = ScheduledJobRegistry(queue=queue).get_scheduled_time(job.id)
         return _age_s(at, now) < stale_s

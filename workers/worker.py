@@ -20,6 +20,7 @@ from rq import SimpleWorker
 from rq.exceptions import DuplicateJobError
 
 from service.followups import make_queue
+from workers.sweeper import keep_alive
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,9 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
     worker = SimpleWorker([queue], connection=connection, worker_ttl=WORKER_TTL_S,
                           maintenance_interval=MAINTENANCE_INTERVAL_S)
     stop = threading.Event()
+    # Shows this worker alive while a job runs, so the sweeper never replaces a running job.
+    threading.Thread(target=keep_alive, args=(connection, worker.name, stop),
+                     name="rummy-alive", daemon=True).start()
     if not burst:
         interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
         threading.Thread(target=_sweep_ticker, args=(queue, interval, stop),

@@ -1,0 +1,70 @@
+"""A started job is alive while it may still be running (DESIGN §5): the sweeper never
+replaces it before its timeout while its worker lives, and replaces the job of a killed worker
+after the stale time."""
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timedelta, timezone
+
+from rq.job import Job, JobStatus
+
+from service.followups import JOB_TIMEOUT_S, bot_job_id, enqueue_unique
+from workers import jobs
+from workers.sweeper import DEFAULT_STALE_S, alive_key, keep_alive, started_limit_s
+
+BOTS = [{"kind": "bot", "level": "basic"}] * 4
+
+
+def started_job(queue, game: dict, age_s: float, worker_name: str | None) -> Job:
+    job_id = bot_job_id(game["id"], game["version"])
+    enqueue_unique(queue, "workers.jobs.play_bots", job_id, game["id"], game["version"])
+    job = Job.fetch(job_id, connection=queue.connection)
+    queue.remove(job)
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=age_s)
+    job.worker_name = worker_name
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    return job
+
+
+def test_a_started_job_is_dead_only_past_its_timeout(queue):
+    job = Job.create("workers.jobs.play_bots", args=("g", 1), connection=queue.connection,
+                     timeout=JOB_TIMEOUT_S)
+    assert started_limit_s(job) > JOB_TIMEOUT_S > DEFAULT_STALE_S
+
+
+def test_a_running_job_of_a_live_worker_is_not_replaced_before_its_timeout(bare, queue,
+                                                                         redis_client):
+    game = bare.service.create_game(BOTS, seed=2)
+    job = started_job(queue, game, DEFAULT_STALE_S + 10, "live-worker")
+    redis_client.set(alive_key("live-worker"), 1, ex=30)
+    assert jobs.sweep().enqueued == ()  # past the stale time, but within its 60 s timeout
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=JOB_TIMEOUT_S + 15)
+    job.save()
+    assert jobs.sweep().enqueued == (f"{job.id}-s1",)  # RQ has stopped it by now
+
+
+def test_a_started_job_of_a_killed_worker_is_replaced_after_the_stale_time(bare, queue):
+    game = bare.service.create_game(BOTS, seed=2)
+    job = started_job(queue, game, DEFAULT_STALE_S - 10, "killed-worker")
+    assert jobs.sweep().enqueued == ()  # within the stale time: alive whatever its worker
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=DEFAULT_STALE_S + 10)
+    job.save()
+    assert jobs.sweep().enqueued == (f"{job.id}-s1",)  # no liveness key: its worker is gone
+
+
+def test_a_worker_keeps_its_liveness_key_while_it_runs_and_removes_it_when_it_stops(
+        redis_client):
+    stop = threading.Event()
+    thread = threading.Thread(target=keep_alive, args=(redis_client, "w1", stop, 0.05, 1.0))
+    thread.start()
+    try:
+        for _ in range(50):
+            if redis_client.exists(alive_key("w1")):
+                break
+            threading.Event().wait(0.02)
+        assert 0 < redis_client.pttl(alive_key("w1")) <= 1000
+    finally:
+        stop.set()
+        thread.join(5)
+    assert not redis_client.exists(alive_key("w1"))
