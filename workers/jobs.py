@@ -42,12 +42,14 @@ def play_bots(game_id: str, version: int) -> int:
     with the expected version, at most MAX_BOT_ACTIONS times. The intermediate appends enqueue
     no bot job (service.followups.bots_continuing); the follow-ups of the version it stops at
     are enqueued at the end (a next play_bots job when the bound was reached). Stale (the
-    game is past `version`): nothing. A bot choice the rules refuse is logged and replaced by
-    a random legal action, so a bot bug cannot stall a game.
+    game is past `version`: a retry after an error, a duplicate): it plays nothing and
+    enqueues the follow-ups of the current version (`resume`). A bot choice the rules refuse
+    is logged and replaced by a random legal action, so a bot bug cannot stall a game.
     """
     service = runtime.wiring().service
     current, state = service.load(game_id)
     if current != version:
+        resume(service, game_id)
         return 0
     record = service.record(game_id)
     levels = {s["seat"]: s["level"] for s in record.seats if s["kind"] == "bot"}
@@ -63,8 +65,9 @@ def play_bots(game_id: str, version: int) -> int:
             action = choose_action(levels[seat], view, rng)
             try:
                 _act(service, game_id, seat, action, current, view, rng)
-            except ConcurrencyError:
-                return played  # another append won; its follow-ups take over
+            except ConcurrencyError:  # another append won: stale from here on
+                resume(service, game_id)
+                return played
             current, state = service.load(game_id)
             played += 1
     if played:
@@ -83,10 +86,21 @@ def _act(service, game_id: str, seat: int, action: dict, version: int, view: dic
         service.act(game_id, Principal(seat=seat), fallback, if_match=version)
 
 
+def resume(service, game_id: str) -> None:
+    """What a job that finds itself stale does: enqueue the follow-ups of the game's current
+    version. The append that moved the game on normally did, but not when it was this job's own
+    earlier run that failed after appending (a Redis error, a killed worker); unique job ids
+    make the repeat free otherwise."""
+    current, state = service.load(game_id)
+    service.enqueue_followups(game_id, current, state)
+
+
 def _system(game_id: str, version: int, action: dict) -> bool:
+    service = runtime.wiring().service
     try:
-        runtime.wiring().service.system_act(game_id, action, version)
+        service.system_act(game_id, action, version)
     except (ConcurrencyError, RuleViolation):
+        resume(service, game_id)
         return False
     return True
 
