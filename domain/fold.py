@@ -9,15 +9,14 @@ from bisect import bisect_left
 from typing import Callable, Iterable
 
 from domain import events as ev
+from domain.cards import joker_as, physical_card
 from domain.deal import deal_from_deck
-from domain.melds import Meld
+from domain.melds import Meld, meld_kind
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
     BUYING, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, GameState, Offer, RoundState,
 )
-
-JOKER = "JK"
 
 
 def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameState | None:
@@ -68,19 +67,6 @@ def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _with(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = bisect_left(hand, card)
     return hand[:i] + (card,) + hand[i:]
-
-
-def physical(card: str) -> str:
-    """The card that leaves a hand for a meld card as written (``JK=6C`` -> ``JK``)."""
-    return JOKER if card.startswith(JOKER) else card
-
-
-def meld_kind(cards: tuple[str, ...]) -> str:
-    """"run" or "group" for a valid meld as written: a run has a declared joker or two ranks."""
-    ranks = {card[:-1] for card in cards if not card.startswith(JOKER)}
-    if len(ranks) > 1 or any(card.startswith(JOKER + "=") for card in cards):
-        return "run"
-    return "group"
 
 
 def _give(rnd: dict, seat: int, hand: tuple[str, ...]) -> None:
@@ -159,7 +145,7 @@ def _contract_opened(game: Fields, rnd: Fields, e: ev.ContractOpened) -> tuple[F
     hand = rnd["hands"][e.seat]
     for cards in e.melds:
         for card in cards:
-            hand = _without(hand, physical(card))
+            hand = _without(hand, physical_card(card))
     _give(rnd, e.seat, hand)
     rnd["melds"] += tuple(Meld(e.seat, meld_kind(cards), cards) for cards in e.melds)
     rnd["opened"] = _replaced(rnd["opened"], e.seat, "this_turn")
@@ -174,13 +160,13 @@ def _placed(meld: Meld, card: str, end: str | None) -> Meld:
 def _card_laid_off(game: Fields, rnd: Fields, e: ev.CardLaidOff) -> tuple[Fields, Fields]:
     melds = rnd["melds"]
     rnd["melds"] = _replaced(melds, e.meld, _placed(melds[e.meld], e.card, e.end))
-    _give(rnd, e.seat, _without(rnd["hands"][e.seat], physical(e.card)))
+    _give(rnd, e.seat, _without(rnd["hands"][e.seat], physical_card(e.card)))
     return game, rnd
 
 
 def _joker_swapped(game: Fields, rnd: Fields, e: ev.JokerSwapped) -> tuple[Fields, Fields]:
     source = rnd["melds"][e.meld]
-    cards = _replaced(source.cards, source.cards.index(f"{JOKER}={e.card}"), e.card)
+    cards = _replaced(source.cards, source.cards.index(joker_as(e.card)), e.card)
     melds = _replaced(rnd["melds"], e.meld, Meld(source.owner, source.kind, cards))
     rnd["melds"] = _replaced(melds, e.joker_to,
                              _placed(melds[e.joker_to], e.joker_card, e.joker_end))

@@ -15,7 +15,6 @@ from domain.errors import MalformedAction, RuleViolation
 GROUP = "group"
 RUN = "run"
 MIN_LENGTH = {GROUP: 3, RUN: 4}
-MAX_RUN = 14  # A-2-...-K-A (R3.2)
 
 # entry -> (rank number 1..13, suit, is_joker) for naturals and declared jokers.
 _ENTRY = {code: number_and_suit(code) + (False,) for code in NATURALS}
@@ -47,7 +46,7 @@ def make_meld(owner, cards):
     for entry in cards:
         if entry not in _ENTRY and entry != JOKER:
             raise MalformedAction("R1.2", f"{entry!r} is not a card (or a joker written JK=<card>)")
-    kind = _kind_of(cards)
+    kind = meld_kind(cards)
     if kind == GROUP:
         _check_group(cards)
     else:
@@ -152,7 +151,13 @@ def joker_swaps(melds, hand):
 
 # -- validation ------------------------------------------------------------------------------
 
-def _kind_of(cards):
+def meld_kind(cards):
+    """The kind of ``cards`` written as one meld: ``"run"`` or ``"group"`` (R3.3).
+
+    A declared joker (``JK=<card>``) or two ranks make a run. Entries must already be cards or
+    declared jokers. Raises :class:`RuleViolation` (R3.3) for a meld without a natural card
+    or with jokers written both ways. `domain.fold` uses it for melds already validated.
+    """
     naturals = [e for e in cards if e != JOKER and not _ENTRY[e][2]]
     if not naturals:
         raise RuleViolation("R3.3", "every meld needs at least one natural card besides its jokers")
