@@ -24,11 +24,13 @@ class Batch:
         self.events: list[Event] = []
 
     def add(self, event: Event) -> None:
+        """Append `event`; it is folded only when a later choice reads `state`."""
         self.events.append(event)
         self._unfolded += 1
 
     @property
     def state(self) -> GameState:
+        """The state after every event added so far (folds the pending ones first)."""
         if self._unfolded:
             self._state = fold(self.events[-self._unfolded:], self._state)
             self._unfolded = 0
@@ -36,6 +38,7 @@ class Batch:
 
     @property
     def round(self) -> RoundState:
+        """The round of `state`: the table after every event added so far."""
         return self.state.round
 
 

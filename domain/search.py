@@ -19,7 +19,7 @@ from domain.melds import GROUP, RUN
 
 _RUN_LEN = 4
 _GROUP_LEN = 3
-_LOWS = range(1, ACE_HIGH - _RUN_LEN + 2)  # A-2-3-4 .. J-Q-K-A
+RUN_LOWS = range(1, ACE_HIGH - _RUN_LEN + 2)  # low ranks of 4-card runs: A-2-3-4 .. J-Q-K-A
 
 
 def find_opening(round_, hand):
@@ -91,7 +91,7 @@ def _windows(counts, max_holes):
     out = []
     for si, row in enumerate(counts):
         held = sum(1 << p for p in range(1, ACE_HIGH + 1) if row[_rank(p)])  # bit p: position p
-        for low in _LOWS:
+        for low in RUN_LOWS:
             have = ((held >> low) & 0b1111).bit_count()
             if have and _RUN_LEN - have <= max_holes:
                 out.append((_RUN_LEN - have, si, low))

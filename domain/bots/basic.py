@@ -23,10 +23,9 @@ from collections import Counter
 from domain.bots import planning as P
 from domain.cards import JOKER
 from domain.contracts import FINAL_ROUND
+from domain.legal import DRAW_DISCARD, DRAW_STOCK
 from domain.search import find_opening
 
-DRAW_STOCK = {"type": "draw", "from": "stock"}
-DRAW_DISCARD = {"type": "draw", "from": "discard"}
 BUY, PASS = {"type": "buy"}, {"type": "pass"}
 
 
@@ -114,6 +113,7 @@ def decide_draw(view, types):
 def pick_opening(view, openings):
     """R4.2: of the arrangements offered, the one laying the most points (jokers kept last)."""
     def laid_points(action):
+        """Points the opening lays down (jokers count 0, so openings keeping them score less)."""
         return sum(P.POINTS.get(c, 15) if c[:2] != JOKER else 0
                    for meld in action["melds"] for c in meld)
     return max(openings, key=laid_points)
@@ -151,6 +151,7 @@ def pick_discard(view):
     groups, runs = "group" in kinds, "run" in kinds
 
     def usefulness(code):
+        """Sort key, least useful first: plan support, potential, then costliest, then code."""
         if code == JOKER:
             return (9, 0, 0, code)
         return (support.get(code, 0.0), P.potential(counts, code, groups, runs), -P.POINTS[code], code)
@@ -162,6 +163,7 @@ def _discard_after_opening(view, candidates):
     melds = view["melds"]
 
     def keep_value(code):
+        """Sort key, first discarded first: fits no meld, costliest, then code; jokers last."""
         if code == JOKER:
             return (2, 0, code)
         return (1 if P.fits_table(melds, code) else 0, -P.POINTS[code], code)

@@ -23,11 +23,14 @@ from functools import lru_cache
 from itertools import combinations
 from operator import itemgetter
 
-from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit
+from domain.cards import (
+    ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit, physical_card,
+)
+from domain.melds import Meld, layoff_targets
+from domain.search import RUN_LOWS
 
 GROUP, RUN = "group", "run"
 GROUP_SIZE, RUN_SIZE = 3, 4            # minimum meld lengths at opening (R4.2)
-RUN_LOWS = tuple(range(1, ACE_HIGH - RUN_SIZE + 2))   # 1..11: A-2-3-4 .. J-Q-K-A
 
 # Per natural code: rank number (ace 1), suit, points; per (number 1..14, suit): code.
 NUM = {}
@@ -38,14 +41,13 @@ for _suit in SUITS:
         _code = card_at(_n, _suit)
         NUM[_code], SUIT[_code] = number_and_suit(_code)
         POINTS[_code] = card_points(_code)
-CODE_AT = {(n, s): card_at(n, s) for s in SUITS for n in range(1, ACE_HIGH + 1)}
-WINDOW_CODES = {(s, low): tuple(CODE_AT[(n, s)] for n in range(low, low + RUN_SIZE))
+WINDOW_CODES = {(s, low): tuple(card_at(n, s) for n in range(low, low + RUN_SIZE))
                 for s in SUITS for low in RUN_LOWS}
 # Bit n of a suit mask = rank number n held (an ace sets bits 1 and 14).
 BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
 _POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
-RANK_CODES = {n: tuple(CODE_AT[(n, s)] for s in SUITS) for n in range(1, 14)}
-RANK_POINTS = {n: POINTS[CODE_AT[(n, SUITS[0])]] for n in range(1, 14)}
+RANK_CODES = {n: tuple(card_at(n, s) for s in SUITS) for n in range(1, 14)}
+RANK_POINTS = {n: POINTS[card_at(n, SUITS[0])] for n in range(1, 14)}
 
 # Plans within this many cards of the best still lend weight to the cards they use.
 NEAR = 1
@@ -238,7 +240,7 @@ def _fill(naturals, jokers, groups, runs):
 
 FINAL_RUNS = 3
 # Every span (low, high) of at least 4 positions, 1..14 (14 = high ace), longest first.
-SPANS = tuple(sorted(((lo, hi) for lo in range(1, ACE_HIGH - RUN_SIZE + 2)
+SPANS = tuple(sorted(((lo, hi) for lo in RUN_LOWS
                       for hi in range(lo + RUN_SIZE - 1, ACE_HIGH + 1)),
                      key=lambda span: (span[0] - span[1], span[0])))
 
@@ -271,14 +273,14 @@ def _analyze_final(hand):
             r = 1 if n == ACE_HIGH else n
             if row[r]:
                 row[r] -= 1
-                used.append(CODE_AT[(n, suit)])
+                used.append(card_at(n, suit))
             else:
                 holes += 1
-                wanted.add(CODE_AT[(n, suit)])
-                slots.append((CODE_AT[(n, suit)],))
+                wanted.add(card_at(n, suit))
+                slots.append((card_at(n, suit),))
         for n in (lo - 1, hi + 1):
             if 1 <= n <= ACE_HIGH:
-                wanted.add(CODE_AT[(n, suit)])
+                wanted.add(card_at(n, suit))
     orphans = sum(sum(row) for row in rows.values())
     need = max(0, holes - jokers) + orphans
     counts = Counter(c for c in hand if c != JOKER)
@@ -347,44 +349,23 @@ def potential(hand_counts, code, groups=True, runs=True):
             m = n + d
             if m == 0:
                 m = ACE_HIGH if d == -1 else None
-            if m is not None and 1 <= m <= ACE_HIGH and hand_counts[CODE_AT[(m, s)]]:
+            if m is not None and 1 <= m <= ACE_HIGH and hand_counts[card_at(m, s)]:
                 score += 2 if abs(d) == 1 else 1
     return score
 
 
 # ---- the table after opening: which cards could be laid off (R7.2, R7.3) ----
 
-def meld_accepts(meld, code):
-    """Heuristic: could natural ``code`` be laid off on ``meld`` (a view meld dict) now?
-
-    Group: same rank (R7.2). Run: same suit, just below its low end or above its high end, not
-    beyond an ace (R7.3). A joker fits any meld shorter than 14. The engine's legal actions
-    remain the authority; this only guides draws and discards.
-    """
-    cards = meld["cards"]
-    if code == JOKER:
-        return meld["kind"] == GROUP or len(cards) < ACE_HIGH
-    if meld["kind"] == GROUP:
-        for entry in cards:
-            if entry != JOKER:
-                return NUM[entry] == NUM[code]
-        return False
-    low_n, suit = number_and_suit(cards[0])
-    high_n = number_and_suit(cards[-1])[0]
-    if high_n == 1:
-        high_n = ACE_HIGH
-    if SUIT[code] != suit:
-        return False
-    n = NUM[code]
-    return (low_n > 1 and n == low_n - 1) or (high_n < ACE_HIGH and (n == high_n + 1 or (
-        n == 1 and high_n == 13)))
-
-
 def fits_table(melds, code):
-    """True if ``code`` could be laid off on any of the view's ``melds`` (heuristic)."""
-    return any(meld_accepts(m, code) for m in melds)
+    """True if hand card ``code`` (a natural or ``"JK"``) could be laid off on one of the view's
+    ``melds`` (dicts with ``kind`` and ``cards``) by R7.2/R7.3, as `melds.layoff_targets` says.
+
+    A guide for draws and discards only: the legal actions also apply R5.6 and R7.1.
+    """
+    return any(code in _fitting_cards(m["kind"], tuple(m["cards"])) for m in melds)
 
 
-def hand_points(cards):
-    """Penalty points of ``cards`` left in hand (R9.1)."""
-    return sum(POINTS[c] for c in cards)
+@lru_cache(maxsize=4096)  # melds recur unchanged over many decisions
+def _fitting_cards(kind, cards):
+    """The hand cards (naturals, ``"JK"``) that `layoff_targets` accepts on one meld."""
+    return frozenset(physical_card(entry) for entry, _ in layoff_targets(Meld(0, kind, cards)))

@@ -27,6 +27,7 @@ from domain.bots import basic
 from domain.bots import planning as P
 from domain.cards import JOKER
 from domain.contracts import FINAL_ROUND
+from domain.legal import DRAW_DISCARD, DRAW_STOCK
 from domain.search import find_opening
 
 # Tuning (chosen with bench/strength.py; see docs/bots.md).
@@ -54,6 +55,7 @@ class Seat:
 
     @property
     def analysis(self):
+        """The planning analysis of our hand (`planning.analyze`, cached per hand)."""
         return P.analyze(self.kinds, self.hand, self.final)
 
     def opponents_opened(self):
@@ -111,16 +113,16 @@ def decide_draw(seat, legal):
     """The discard top when it helps (contract, going out, or a lay-off), else the stock."""
     top = seat.view.get("discard_top")
     if top is None or not any(a.get("from") == "discard" for a in legal):
-        return basic.DRAW_STOCK
+        return DRAW_STOCK
     if seat.final:
         if basic.helps_contract(seat.view, top) or basic.goes_out_with(seat.view, top):
-            return basic.DRAW_DISCARD
+            return DRAW_DISCARD
     elif not seat.opened:
         if top == JOKER or basic.helps_contract(seat.view, top):
-            return basic.DRAW_DISCARD
+            return DRAW_DISCARD
     elif top == JOKER or P.fits_table(seat.view["melds"], top):
-        return basic.DRAW_DISCARD
-    return basic.DRAW_STOCK
+        return DRAW_DISCARD
+    return DRAW_STOCK
 
 
 def decide_buy(seat):
@@ -171,6 +173,7 @@ def pick_discard(seat):
     points_weight = POINTS_CALM + (POINTS_DANGER - POINTS_CALM) * danger
 
     def keep_value(code):
+        """Sort key, first discarded first: the weighted worth of keeping ``code``; jokers last."""
         if code == JOKER:
             return (1, 0.0, code)
         value = (SUPPORT_WEIGHT * support.get(code, 0.0)
@@ -238,6 +241,7 @@ def _discard_after_opening(seat, candidates):
     feeds = bool(seat.opponents_opened())
 
     def keep_value(code):
+        """Sort key, first discarded first: fits no meld, costliest unless it feeds; jokers last."""
         if code == JOKER:
             return (2, 0, code)
         fits = P.fits_table(melds, code)
