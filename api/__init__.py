@@ -7,6 +7,7 @@ from api import errors, metrics
 from api.auth import SECURITY_SCHEMES
 from api.resources import actions, events, games, system
 from service.bootstrap import build_service
+from service.config import Settings
 
 DEFAULTS = {
     "API_TITLE": "Contract Rummy",
@@ -22,9 +23,6 @@ DEFAULTS = {
                                 "the RULES.md rule id."},
         "components": {"securitySchemes": SECURITY_SCHEMES},
     },
-    "RUMMY_MAX_WAIT_S": 30.0,
-    "RUMMY_SSE_MAX_S": 300.0,
-    "RUMMY_SSE_HEARTBEAT_S": 15.0,
 }
 
 
@@ -34,16 +32,22 @@ def create_app(test_config: dict | None = None) -> Flask:
     ``test_config`` overrides the configuration. Its ``RUMMY_SERVICE`` key, when present, is
     the GameService to use (tests inject one; None builds an app that only documents itself,
     for ``rummy openapi``); otherwise the service is built by ``service.bootstrap`` from the
-    environment (``REDIS_URL``, ``RUMMY_ADMIN_KEY``). The service is ``app.extensions["rummy"]``.
+    environment. ``RUMMY_MAX_WAIT_S``, ``RUMMY_SSE_MAX_S`` and ``RUMMY_SSE_HEARTBEAT_S`` come
+    from ``service.config.Settings`` (the environment) unless ``test_config`` sets them. The
+    service is ``app.extensions["rummy"]``. Raises ValueError for a bad setting.
     """
+    settings = Settings.from_env(os.environ)
     app = Flask(__name__)
     app.config.update(DEFAULTS)
+    app.config.update({"RUMMY_MAX_WAIT_S": settings.max_wait_s,
+                       "RUMMY_SSE_MAX_S": settings.sse_max_s,
+                       "RUMMY_SSE_HEARTBEAT_S": settings.sse_heartbeat_s})
     app.config.update(test_config or {})
     app.json.sort_keys = False
     if "RUMMY_SERVICE" in app.config:
         app.extensions["rummy"] = app.config.pop("RUMMY_SERVICE")
     else:
-        app.extensions["rummy"] = build_service(os.environ)
+        app.extensions["rummy"] = build_service(settings=settings)
     api = errors.ProblemApi(app)
     for resource in (games, actions, events, system):
         api.register_blueprint(resource.blp)

@@ -2,12 +2,13 @@
 Used by api/ and workers/ alike (cosmicpython's bootstrap)."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Mapping
 
 import redis
 
-from service.config import Settings
+from service.config import PROCESS_SECRET, Settings
 from service.followups import install
 from service.games import GameService
 from service.index import GameIndex
@@ -16,6 +17,8 @@ from service.queries import Followups
 from service.records import RecordStore
 from service.redis_store import RedisEventStore, blocking_client
 from service.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -33,24 +36,29 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
     `service.enqueue_followups` later). Raises ValueError when no Redis URL is configured."""
     if not settings.redis_url:
         raise ValueError("REDIS_URL is not set (`rummy serve` starts an embedded server)")
+    if settings.secret == PROCESS_SECRET:
+        log.warning("RUMMY_SECRET is not set: a random secret of this process is used, so a "
+                    "seeded game's deals are reproducible only within this process")
     client = redis.Redis.from_url(settings.redis_url)
     store = RedisEventStore(client, blocking_client(settings.redis_url, settings.max_wait_s),
                             settings.max_wait_s)
     loader = GameLoader(store, Snapshots(MemorySnapshots(), RedisSnapshots(client)))
     service = GameService(store, loader, RecordStore(client), GameIndex(client),
                           admin_key=settings.admin_key, max_wait_s=settings.max_wait_s,
-                          ping=lambda: _ping(client))
+                          ping=lambda: _ping(client), secret=settings.secret)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
     return Wiring(settings, client, service)
 
 
 def build_service(environ: Mapping[str, str] | None = None,
-                  enqueue_followups: Followups | None = None) -> GameService:
-    """A GameService configured from `environ` (default os.environ); see Settings.from_env.
+                  enqueue_followups: Followups | None = None,
+                  settings: Settings | None = None) -> GameService:
+    """A GameService configured by `settings`, else from `environ` (default os.environ); see
+    Settings.from_env.
     Without `enqueue_followups` it gets the RQ hook of service.followups (bots, scoring,
     deadlines), so the API and the jobs enqueue the same follow-ups after every append."""
-    wiring = wire(Settings.from_env(environ), enqueue_followups)
+    wiring = wire(settings or Settings.from_env(environ), enqueue_followups)
     if enqueue_followups is None:
         install(wiring)
     return wiring.service

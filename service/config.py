@@ -1,34 +1,85 @@
-"""Settings from the environment (docs/architecture.md §3)."""
+"""Settings from the environment (docs/architecture.md §3): the one place the service's
+environment variables are read, by api/ and workers/ alike."""
 from __future__ import annotations
 
+import logging
 import os
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
+from typing import Mapping
+
+log = logging.getLogger(__name__)
+
+MIN_ADMIN_KEY = 16
+WEAK_ADMIN_KEYS = frozenset({"change-me", "changeme"})
+# Used when RUMMY_SECRET is unset: seeded games are then reproducible only in this process.
+PROCESS_SECRET = secrets.token_hex(32)
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What the service is configured with.
+    """What the service is configured with (each field: its variable, default).
 
-    `redis_url`: the Redis to use (None: the caller must start an embedded one, `rummy serve`
-    does). `admin_key`: the server admin key, None to refuse every admin-only request.
-    `offer_deadline_s`: seconds a buy offer waits for silent seats (R6.9), > 0.
-    `max_wait_s`: the longest long-poll block in seconds (the blocking pool outlasts it).
+    `redis_url` (REDIS_URL): the Redis to use (None: the caller must start an embedded one,
+    `rummy serve` does). `admin_key` (RUMMY_ADMIN_KEY): the server admin key, None to refuse
+    every admin-only request; at least 16 characters and not "change-me".
+    `secret` (RUMMY_SECRET): the server secret a seeded game's decision seed is derived from
+    (HMAC-SHA256, docs/architecture.md §2 "Seeds"); unset: a random secret of this process.
+    `offer_deadline_s` (RUMMY_OFFER_DEADLINE_S, 15): seconds a buy offer waits for silent
+    seats (R6.9). `max_wait_s` (RUMMY_MAX_WAIT_S, 30): the longest long-poll block (the
+    blocking pool outlasts it). `sse_max_s` (RUMMY_SSE_MAX_S, 300): how long one event stream
+    lasts. `sse_heartbeat_s` (RUMMY_SSE_HEARTBEAT_S, 15): seconds between stream heartbeats.
+    `sweep_interval_s` (RUMMY_SWEEP_INTERVAL_S, 5): seconds between two sweeps.
+    `sweep_stale_s` (RUMMY_SWEEP_STALE_S, 30): age after which the sweeper counts a job dead.
+    Every duration is a number > 0; anything else raises ValueError.
     """
 
     redis_url: str | None = None
     admin_key: str | None = None
     offer_deadline_s: float = 15.0
-    max_wait_s: float = 60.0
+    max_wait_s: float = 30.0
+    sse_max_s: float = 300.0
+    sse_heartbeat_s: float = 15.0
+    sweep_interval_s: float = 5.0
+    sweep_stale_s: float = 30.0
+    secret: str = field(default=PROCESS_SECRET, repr=False)
+
+    def __post_init__(self) -> None:
+        key = self.admin_key
+        if key is not None and (len(key) < MIN_ADMIN_KEY or key.strip().lower() in WEAK_ADMIN_KEYS):
+            raise ValueError(f"RUMMY_ADMIN_KEY must be a secret of at least {MIN_ADMIN_KEY} "
+                             "characters, not a placeholder such as 'change-me' "
+                             "(e.g. `openssl rand -hex 32`)")
+        if not self.secret:
+            raise ValueError("RUMMY_SECRET must not be empty")
+        for name in ("offer_deadline_s", "max_wait_s", "sse_max_s", "sse_heartbeat_s",
+                     "sweep_interval_s", "sweep_stale_s"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and value > 0):
+                raise ValueError(f"RUMMY_{name.upper()} must be a number > 0, not {value!r}")
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> "Settings":
-        """Read REDIS_URL, RUMMY_ADMIN_KEY, RUMMY_OFFER_DEADLINE_S (empty = unset).
-
-        Raises ValueError for a deadline that is not a positive number."""
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
+        """Read every variable of the class docstring from `environ` (default os.environ; an
+        empty value counts as unset). Raises ValueError for a bad value (a duration that is not
+        a positive number, a weak admin key). RUMMY_SECRET unset: the process secret
+        (`service.bootstrap.wire` logs a warning then)."""
         env = os.environ if environ is None else environ
-        deadline = float(env.get("RUMMY_OFFER_DEADLINE_S") or 15)
-        if not deadline > 0:
-            raise ValueError(f"RUMMY_OFFER_DEADLINE_S must be > 0, not {deadline}")
+        secret = env.get("RUMMY_SECRET") or None
+        numbers = {name: _number(env, f"RUMMY_{name.upper()}", default)
+                   for name, default in (("offer_deadline_s", 15.0), ("max_wait_s", 30.0),
+                                         ("sse_max_s", 300.0), ("sse_heartbeat_s", 15.0),
+                                         ("sweep_interval_s", 5.0), ("sweep_stale_s", 30.0))}
         return cls(redis_url=env.get("REDIS_URL") or None,
                    admin_key=env.get("RUMMY_ADMIN_KEY") or None,
-                   offer_deadline_s=deadline)
+                   secret=secret or PROCESS_SECRET, **numbers)
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name) or None
+    if raw is None:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number > 0, not {raw!r}") from None

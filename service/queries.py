@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from domain import awaiting, full_view, public_view, redact, seat_view
+from service.config import Settings
 from service.errors import Forbidden, Unauthorized
 from service.index import GameIndex
 from service.loading import GameLoader
@@ -23,18 +24,21 @@ class GameReads:
     `store`: the EventStore; `loader`: state from snapshots + tail; `records`: seating and
     token hashes; `index`: the listing; `admin_key`: RUMMY_ADMIN_KEY (None refuses admin-only
     requests); `enqueue_followups(game_id, version, state)`: called after every append;
-    `max_wait_s`: cap of a long poll in seconds.
+    `max_wait_s`: cap of a long poll in seconds; `secret`: the server secret seeded games'
+    decision seeds are derived from (service.config.Settings.secret, RUMMY_SECRET).
     """
 
     def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
                  index: GameIndex, admin_key: str | None = None,
                  enqueue_followups: Followups = lambda game_id, version, state: None,
-                 max_wait_s: float = 60.0, ping: Callable[[], bool] = lambda: True) -> None:
+                 max_wait_s: float = 30.0, ping: Callable[[], bool] = lambda: True,
+                 secret: str | None = None) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
         self.admin_key = admin_key
         self.enqueue_followups = enqueue_followups
         self.max_wait_s = max_wait_s
         self.ping = ping
+        self.secret = secret or Settings().secret
 
     def authenticate(self, game_id: str, bearer: str | None) -> Principal:
         """The caller of `game_id` with `bearer` token. Raises GameNotFound, Unauthorized."""

@@ -33,7 +33,8 @@ def redis_client(redis_url):
     client.close()
 
 
-ADMIN_KEY = "test-admin-key"
+ADMIN_KEY = "test-admin-key-0123456789"  # Settings refuses keys under 16 characters
+SECRET = "test-server-secret"  # RUMMY_SECRET: seeded games deal the same on every run
 
 
 @pytest.fixture
@@ -50,7 +51,8 @@ def make_service(redis_url, redis_client):
     from service.config import Settings
 
     def build(enqueue_followups=None, admin_key=ADMIN_KEY, max_wait_s=5.0):
-        settings = Settings(redis_url=redis_url, admin_key=admin_key, max_wait_s=max_wait_s)
+        settings = Settings(redis_url=redis_url, admin_key=admin_key, max_wait_s=max_wait_s,
+                            secret=SECRET)
         return wire(settings, enqueue_followups).service
 
     return build

@@ -11,7 +11,6 @@ registry, where the sweeper's replacement takes over.
 from __future__ import annotations
 
 import logging
-import os
 import random
 from datetime import datetime, timezone
 
@@ -20,7 +19,7 @@ from service.principal import Principal
 from service.store import ConcurrencyError
 from workers import runtime
 from service.followups import Needs, bots_continuing, make_queue, needs
-from workers.sweeper import DEFAULT_STALE_S, Sweep, ensure_followups
+from workers.sweeper import Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
 
@@ -123,12 +122,12 @@ def sweep() -> Sweep:
     buy-offer deadline or scoring) without a live job for their version, and enqueue what is
     missing (DESIGN §5). Games waiting on a human, finished or abandoned are not looked at.
     Each game's summary is checked again and the game loaded, so a set entry that is behind
-    its summary or stream costs nothing. A job counts as dead once RUMMY_SWEEP_STALE_S
-    (default 30) seconds have passed since it was enqueued or due, or, started, once it
-    can no longer be running (workers.sweeper.job_alive)."""
+    its summary or stream costs nothing. A job counts as dead once `Settings.sweep_stale_s`
+    (RUMMY_SWEEP_STALE_S, default 30) seconds have passed since it was enqueued or due, or,
+    started, once it can no longer be running (workers.sweeper.job_alive)."""
     wired = runtime.wiring()
     service, queue = wired.service, make_queue(wired.client)
-    stale_s = float(os.environ.get("RUMMY_SWEEP_STALE_S") or DEFAULT_STALE_S)
+    stale_s = wired.settings.sweep_stale_s
     now = datetime.now(timezone.utc)
     games, enqueued = 0, []
     for game_id in dict.fromkeys(service.index.waiting(SWEEP_PAGE)):

@@ -19,6 +19,7 @@ import redis
 from rq import SimpleWorker
 from rq.exceptions import DuplicateJobError
 
+from service.config import Settings
 from service.followups import make_queue
 from workers.sweeper import keep_alive
 
@@ -32,8 +33,9 @@ MAINTENANCE_INTERVAL_S = 10
 
 
 def sweep_interval_s() -> float:
-    """`RUMMY_SWEEP_INTERVAL_S` (default 5): seconds between two sweeps."""
-    return float(os.environ.get("RUMMY_SWEEP_INTERVAL_S", DEFAULT_SWEEP_INTERVAL_S))
+    """`RUMMY_SWEEP_INTERVAL_S` (default 5, read by service.config.Settings): seconds between
+    two sweeps."""
+    return Settings.from_env().sweep_interval_s
 
 
 def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:

@@ -1,27 +1,16 @@
-"""Helpers of the end-to-end tests: process control and a small HTTP client of the API."""
+"""Helpers of the end-to-end tests: a small HTTP client of the API. Process control (`stop`)
+is bench/stack.py's, shared with the benchmarks."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import time
 
 import requests
 
-ADMIN_KEY = "e2e-admin-key"
+from bench.stack import stop  # noqa: F401 (the tests stop and kill processes with it)
+
+ADMIN_KEY = "e2e-admin-key-0123456789"  # Settings refuses keys under 16 characters
+SECRET = "e2e-server-secret"
 OFFER_DEADLINE_S = 1.0
-
-
-def stop(proc: subprocess.Popen, signum: int = signal.SIGTERM, wait_s: float = 20) -> None:
-    """Signal the process group of `proc` (it leads its own session) and reap it."""
-    try:
-        os.killpg(proc.pid, signum)
-        proc.wait(wait_s)
-    except ProcessLookupError:
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
 
 
 class Client:
