@@ -3,6 +3,7 @@ follow-up jobs (DESIGN §3, docs/architecture.md §2). The reads are in service.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import random
@@ -30,6 +31,13 @@ def fingerprint(seat: int | None, action: dict) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+def seeded_rng_seed(secret: str, seed: int) -> str:
+    """The decision seed of a game created with the client's `seed`: HMAC-SHA256(server secret,
+    str(seed)) in hex (docs/architecture.md §2 "Seeds"). The same seed on a server with the
+    same secret deals the same game; the seed alone does not reveal the cards."""
+    return hmac.new(secret.encode(), str(seed).encode(), hashlib.sha256).hexdigest()
+
+
 def decision_rng(rng_seed: str, expected_version: int) -> random.Random:
     """The RNG of the decision taken at `expected_version` (docs/architecture.md §2 "Seeds")."""
     return random.Random(f"{rng_seed}:{expected_version}")
@@ -44,12 +52,14 @@ class GameService(GameReads):
         "level", "token" (human seats, shown once)}]}`.
 
         `seats`: `{"kind": "human"|"bot", "name"?, "level"? ("random"|"basic"|"strong", bots)}`
-        per seat (R1.1). `seed` makes the deals reproducible. `position` (FORMAT.md) needs the
-        server admin key. Raises UnsupportedProfile, ValueError, RuleViolation (position),
-        Forbidden (position without the admin key)."""
+        per seat (R1.1). `seed` makes the deals reproducible on a server with the same secret
+        (RUMMY_SECRET): the decision seed is `seeded_rng_seed(secret, seed)`. `position`
+        (FORMAT.md) needs the server admin key. Raises UnsupportedProfile, ValueError,
+        RuleViolation (position), Forbidden (position without the admin key)."""
         rule_profile = RuleProfile.from_json(profile)
         specs = seat_specs(seats, rule_profile.players)
-        rng_seed = str(seed) if seed is not None else secrets.token_hex(16)
+        rng_seed = (seeded_rng_seed(self.secret, seed) if seed is not None
+                    else secrets.token_hex(16))
         rng = decision_rng(rng_seed, 0)
         if position is not None:
             if not is_admin_key(admin_key, self.admin_key):

@@ -259,3 +259,30 @@ def test_list_games_pages_newest_first_and_filters_by_status(service):
         service.list_games(cursor="garbage!")
     with pytest.raises(ValueError):
         service.list_games(status="lost")
+
+
+def dealt_deck(service, game_id):
+    """The deck recorded in the game's first RoundDealt."""
+    return next(e.data["deck"] for e in service.store.read(game_id) if e.type == "RoundDealt")
+
+
+def test_r2_3_a_known_seed_does_not_reveal_the_deal(service):
+    """Security: the seed alone must not let a seat re-deal the game. The decision seed is
+    HMAC-SHA256(server secret, seed), not the seed itself (RFC 2104)."""
+    from domain import RuleProfile, event_to_dict, start_game
+    game = service.create_game(HUMANS, seed=7)
+    record = service.record(game["id"])
+    assert record.rng_seed != "7" and len(record.rng_seed) == 64
+    naive = [event_to_dict(e) for e in start_game(RuleProfile(), 4, random.Random("7:0"), seed="7")]
+    assert naive[1]["data"]["deck"] != dealt_deck(service, game["id"])
+
+
+def test_r2_3_the_same_seed_on_the_same_secret_deals_the_same_game_another_secret_does_not(
+        service, make_service, redis_url):
+    from service.bootstrap import wire
+    from service.config import Settings
+    one, two = service.create_game(HUMANS, seed=7), make_service().create_game(HUMANS, seed=7)
+    assert dealt_deck(service, one["id"]) == dealt_deck(service, two["id"])
+    other = wire(Settings(redis_url=redis_url, secret="another-secret")).service
+    three = other.create_game(HUMANS, seed=7)
+    assert dealt_deck(service, three["id"]) != dealt_deck(service, one["id"])
