@@ -23,6 +23,8 @@ from service.tokens import is_admin_key, new_token, token_hash
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
+OFFER_ANSWERS = ("buy", "pass")
+OFFER_EVENTS = ("OfferOpened", "OfferClosed")
 
 
 def fingerprint(seat: int | None, action: dict) -> str:
@@ -116,10 +118,17 @@ class GameService(GameReads):
         stamp = fingerprint(seat, action)
         if key is not None and (seen := self.store.recall(game_id, key, stamp)) is not None:
             return self.load(game_id, upto=seen)
+        first = None
         for _ in range(MAX_ATTEMPTS):
             version, state = self.load(game_id)
             if if_match is not None and if_match != version:
                 raise ConcurrencyError(if_match, version)
+            if first is None:
+                first = version
+            elif action.get("type") in OFFER_ANSWERS and self._offer_changed(game_id, first):
+                # A buy/pass answers the offer the caller saw: never re-decide it on another
+                # offer (R6.1), the caller must look again.
+                raise ConcurrencyError(first, version)
             events = decide(state, seat, action, decision_rng(rng_seed, version))
             if not events:
                 return version, state
@@ -134,6 +143,10 @@ class GameService(GameReads):
                 return self.load(game_id, upto=result.version)
             return result.version, self._appended(game_id, version, state, events)
         raise ConcurrencyError(version, self.store.version(game_id))
+
+    def _offer_changed(self, game_id: str, since: int) -> bool:
+        """Whether an offer was opened or closed after version `since`."""
+        return any(e.type in OFFER_EVENTS for e in self.store.read(game_id, after=since))
 
     def _create(self, specs: list[dict], events: list[dict], rng_seed: str, origin: str) -> dict:
         game_id, created_ms = secrets.token_hex(8), int(time.time() * 1000)

@@ -286,3 +286,49 @@ def test_r2_3_the_same_seed_on_the_same_secret_deals_the_same_game_another_secre
     other = wire(Settings(redis_url=redis_url, secret="another-secret")).service
     three = other.create_game(HUMANS, seed=7)
     assert dealt_deck(service, three["id"]) != dealt_deck(service, one["id"])
+
+
+def offer_open(service, game_id):
+    """The active seat draws from the stock, which opens a buy offer (R6.1); its seat."""
+    _, state = service.load(game_id)
+    turn = awaiting(state).turn
+    service.act(game_id, seat(turn), {"type": "draw", "from": "stock"})
+    assert service.load(game_id)[1].round.offer is not None
+    return turn
+
+
+def racing_append(monkeypatch, service, before):
+    """Make the service's next append first let `before()` append (another request won)."""
+    real, raced = service.store.append, []
+
+    def append(*args, **kwargs):
+        if not raced:
+            raced.append(True)
+            before()
+        return real(*args, **kwargs)
+    monkeypatch.setattr(service.store, "append", append)
+
+
+def test_r6_1_a_buy_that_lost_a_race_is_not_redecided_on_the_next_offer(service, make_service,
+                                                                       game, monkeypatch):
+    turn = offer_open(service, game["id"])
+    nearest, next_one = (turn + 1) % 4, (turn + 2) % 4
+    other = make_service()
+    racing_append(monkeypatch, service,  # the nearest seat wins the card at once (R6.9)
+                  lambda: other.act(game["id"], seat(nearest), {"type": "buy"}))
+    with pytest.raises(ConcurrencyError):
+        service.act(game["id"], seat(next_one), {"type": "buy"})
+    answers = [e.data["seat"] for e in service.store.read(game["id"]) if e.type == "BuyRequested"]
+    assert answers == [nearest]  # the late buy bought nothing, not the next card offered
+
+
+def test_r6_9_an_answer_racing_an_answer_to_the_same_offer_is_redecided(service, make_service,
+                                                                       game, monkeypatch):
+    turn = offer_open(service, game["id"])
+    nearest, farthest = (turn + 1) % 4, (turn + 3) % 4
+    other = make_service()
+    racing_append(monkeypatch, service,
+                  lambda: other.act(game["id"], seat(farthest), {"type": "buy"}))
+    service.act(game["id"], seat(nearest), {"type": "pass"})  # same offer: re-decided
+    offer = service.load(game["id"])[1].round.offer
+    assert offer.buyers == (farthest,) and offer.passed == (nearest,)
