@@ -14,6 +14,7 @@ from domain import (RuleProfile, awaiting, decide, event_from_dict, event_to_dic
                     seat_view, start_from_position, start_game)
 from service.errors import Forbidden
 from service.followups import Needs, needs
+from service.keys import idempotency_scope
 from service.principal import Principal
 from service.queries import RECORD_FORMAT, GameReads
 from service.records import GameRecord
@@ -116,6 +117,7 @@ class GameService(GameReads):
     def _decide_and_append(self, game_id: str, rng_seed: str, seat: int | None, action: dict,
                            key: str | None, if_match: int | None) -> tuple[int, object]:
         stamp = fingerprint(seat, action)
+        key = None if key is None else idempotency_scope(seat, key)
         if key is not None and (seen := self.store.recall(game_id, key, stamp)) is not None:
             return self.load(game_id, upto=seen)
         first = None

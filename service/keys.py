@@ -14,8 +14,15 @@ def meta_key(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:meta"
 
 
+def idempotency_scope(seat: int | None, key: str) -> str:
+    """A client's Idempotency-Key scoped to who sent it: `<seat>:<key>`, or `system:<key>` for
+    a system action, so that one seat's key never collides with another seat's."""
+    return f"{'system' if seat is None else seat}:{key}"
+
+
 def idem_key(game_id: str, key: str) -> str:
-    """The remembered outcome of one idempotency key of this game."""
+    """The remembered outcome of one idempotency key of this game; the service passes keys
+    scoped by `idempotency_scope`, so the key is `rummy:{<game>}:idem:<seat|system>:<key>`."""
     return f"{PREFIX}:{{{game_id}}}:idem:{key}"
 
 

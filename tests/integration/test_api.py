@@ -230,3 +230,14 @@ def test_the_request_log_names_the_game_and_version_but_no_card(client, game, ca
     line = caplog.records[-1].getMessage()
     assert f"game={game['id']}" in line and f"version={view['version']}" in line
     assert not any(card in line.split() for card in view["hand"])
+
+
+def test_two_seats_may_send_the_same_idempotency_key(client, game):
+    turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
+    client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw", "from": "stock"},
+                headers=bearer(game["seats"][turn]["token"]))
+    answers = [client.post(f"/v1/games/{game['id']}/actions", json={"type": "pass"},
+                           headers={**bearer(game["seats"][(turn + n) % 4]["token"]),
+                                    "Idempotency-Key": "same"}) for n in (1, 2)]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[1].get_json()["version"] == answers[0].get_json()["version"] + 1

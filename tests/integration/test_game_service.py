@@ -332,3 +332,12 @@ def test_r6_9_an_answer_racing_an_answer_to_the_same_offer_is_redecided(service,
     service.act(game["id"], seat(nearest), {"type": "pass"})  # same offer: re-decided
     offer = service.load(game["id"])[1].round.offer
     assert offer.buyers == (farthest,) and offer.passed == (nearest,)
+
+
+def test_idempotency_keys_are_per_seat_so_two_seats_may_use_the_same_key(service, game):
+    turn = offer_open(service, game["id"])
+    first, second = (turn + 1) % 4, (turn + 2) % 4
+    one, _ = service.act(game["id"], seat(first), {"type": "pass"}, idempotency_key="same")
+    two, _ = service.act(game["id"], seat(second), {"type": "pass"}, idempotency_key="same")
+    assert two == one + 1
+    assert service.act(game["id"], seat(second), {"type": "pass"}, idempotency_key="same")[0] == two
