@@ -9,9 +9,11 @@ import logging
 import random
 import secrets
 import time
+from collections import Counter
 
 from domain import (RuleProfile, awaiting, decide, event_from_dict, event_to_dict, fold,
-                    seat_view, start_from_position, start_game)
+                    full_deck, seat_view, start_from_position, start_game)
+from domain.cards import physical_card
 from service.errors import Forbidden
 from service.followups import Needs, needs
 from service.keys import idempotency_scope
@@ -80,13 +82,20 @@ class GameService(GameReads):
             raise Forbidden("Importing a game needs the server admin key.")
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a {RECORD_FORMAT} record")
-        raw = [{k: e[k] for k in ("type", "schema", "data")} for e in record.get("events") or []]
-        if not raw or [e.get("version") for e in record["events"]] != list(range(1, len(raw) + 1)):
+        events = record.get("events")
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise ValueError("the record's events must be a list of events")
+        if not events or [e.get("version") for e in events] != list(range(1, len(events) + 1)):
             raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
         try:
+            raw = [{k: e[k] for k in ("type", "schema", "data")} for e in events]
             state = fold([event_from_dict(e) for e in raw])
-        except (AttributeError, KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"the record's events do not fold: {error}") from error
+        except Exception as error:  # any malformed event: a bad record (422), never a 500
+            raise ValueError(f"the record's events do not fold: {type(error).__name__}: "
+                             f"{error}") from error
+        if not _conserves_deck(state):
+            raise ValueError("the record's events do not keep the 107 cards of the deck, each "
+                             "in one place (R1.2, R1.4)")
         specs = seat_specs(record.get("seats"), state.seats)
         return self._create(specs, raw, secrets.token_hex(16), "import")
 
@@ -187,6 +196,19 @@ class GameService(GameReads):
         except Exception:
             log.exception("follow-up enqueue failed game=%s version=%s", game_id, version)
         return state
+
+
+def _conserves_deck(state: object) -> bool:
+    """Whether the state's round holds the 107 cards of the deck, each once (R1.2, R1.4)."""
+    rnd = getattr(state, "round", None)
+    if rnd is None:
+        return True
+    cards = Counter(rnd.stock) + Counter(rnd.discard)
+    for hand in rnd.hands:
+        cards.update(hand)
+    for meld in rnd.melds:
+        cards.update(physical_card(entry) for entry in meld.cards)
+    return cards == Counter(full_deck())
 
 
 def _round(state: object) -> int | None:

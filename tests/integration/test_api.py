@@ -232,6 +232,45 @@ def test_the_request_log_names_the_game_and_version_but_no_card(client, game, ca
     assert not any(card in line.split() for card in view["hand"])
 
 
+MALFORMED_POSITIONS = [
+    {"dealer": 3, "turn": 0, "hands": [[], [], [], []]},  # no round
+    {"deal": "x"}, {"deal": {"scores": "abc"}}, {"deal": {"scores": [1, 2]}},
+    {"deal": {"round": 9}}, {"deal": {"dealer": "north"}},
+]
+
+
+@pytest.mark.parametrize("position", MALFORMED_POSITIONS)
+def test_r1_4_a_malformed_position_is_a_422_problem_and_creates_nothing(client, admin_key, position):
+    response = client.post("/v1/games", json={"seats": HUMANS, "position": position},
+                           headers={"X-Admin-Key": admin_key})
+    assert response.status_code == 422 and response.content_type == PROBLEM
+    assert client.get("/v1/games").get_json()["items"] == []
+
+
+def exported(client, game):
+    return client.get(f"/v1/games/{game['id']}/export", headers=bearer(game["admin_token"])).get_json()
+
+
+def test_r1_4_an_import_with_an_event_that_does_not_fold_is_a_422_and_creates_nothing(client, game,
+                                                                                      admin_key):
+    record = exported(client, game)
+    record["events"].append({"version": len(record["events"]) + 1, "type": "CardDiscarded",
+                             "schema": 1, "data": {"seat": 9, "card": "2C"}})
+    response = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
+    assert response.status_code == 422 and response.content_type == PROBLEM
+    assert [g["id"] for g in client.get("/v1/games").get_json()["items"]] == [game["id"]]
+
+
+def test_r1_4_an_import_that_loses_cards_of_the_deck_is_a_422_and_creates_nothing(client, game,
+                                                                                 admin_key):
+    record = exported(client, game)
+    dealt = next(e for e in record["events"] if e["type"] == "RoundDealt")
+    dealt["data"]["deck"] = dealt["data"]["deck"][:3]
+    response = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
+    assert response.status_code == 422 and response.content_type == PROBLEM
+    assert [g["id"] for g in client.get("/v1/games").get_json()["items"]] == [game["id"]]
+
+
 def test_two_seats_may_send_the_same_idempotency_key(client, game):
     turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
     client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw", "from": "stock"},
