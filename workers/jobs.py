@@ -79,8 +79,9 @@ def _act(service, game_id: str, seat: int, action: dict, version: int, view: dic
     try:
         service.act(game_id, Principal(seat=seat), action, if_match=version)
     except RuleViolation as refused:
-        log.error("bot of seat %s in %s at %s chose %r, refused (%s %s); playing a random "
-                  "legal action", seat, game_id, version, action, refused.rule, refused.message)
+        # Never a card in a log line (DESIGN §2.4): the action type and the rule id only.
+        log.error("bot of seat %s in %s at %s chose a %s, refused (%s); playing a random "
+                  "legal action", seat, game_id, version, action.get("type"), refused.rule)
         fallback = rng.choice(view["legal_actions"])
         service.act(game_id, Principal(seat=seat), fallback, if_match=version)
 

@@ -3,7 +3,6 @@ nothing, a round is scored once however often its job runs, a deadline at a move
 nothing, the sweeper enqueues what a game waits on and nothing twice."""
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -162,8 +161,9 @@ def test_a_duplicate_enqueue_is_refused(wiring, queue):
     assert queue.job_ids == ["score-x-1"]
 
 
-def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, wiring, queue):
-    runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
+def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, wiring, queue,
+                                                                    monkeypatch):
+    monkeypatch.setenv("RUMMY_SWEEP_STALE_S", "5")
     bare = wire(Settings(redis_url=redis_url)).service
     game = bare.create_game(BOTS, seed=2)
     job_id = bot_job_id(game["id"], game["version"])
@@ -180,8 +180,9 @@ def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, w
     assert f"{job_id}-s1" in queue.job_ids
 
 
-def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, queue):
-    runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
+def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, queue,
+                                                                     monkeypatch):
+    monkeypatch.setenv("RUMMY_SWEEP_STALE_S", "5")
     game = wiring.service.create_game(HUMANS, seed=7)
     _, state = wiring.service.load(game["id"])
     wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
@@ -194,3 +195,18 @@ def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, 
     assert jobs.sweep().enqueued == (f"{job_id}-s1",)
     assert f"{job_id}-s1" in queue.job_ids  # queued now, not scheduled again
     assert jobs.close_offer(game["id"], version) is True
+
+
+def test_a_refused_bot_action_is_logged_without_its_card(wiring, monkeypatch, caplog):
+    """DESIGN §2.4: no log line shows a card; a refusal is logged by action type and rule id."""
+    import re
+    game = wiring.service.create_game(BOTS, seed=11)
+    _, state = wiring.service.load(game["id"])
+    hand = state.round.hands[awaiting(state).turn]
+    monkeypatch.setattr(jobs, "choose_action", lambda level, view, rng: {"type": "discard",
+                                                                         "card": hand[0]})
+    with caplog.at_level("INFO", logger="workers.jobs"):
+        jobs.play_bots(game["id"], game["version"])
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert refused and all(re.search(r"chose a discard, refused \(R[\d.]+\)", line) for line in refused)
+    assert not any(re.search(r"\b(10|[2-9AJQK])[CDHS]\b|\bJK\b", line) for line in refused)
