@@ -107,7 +107,9 @@ class GameReads:
     def export(self, game_id: str, principal: Principal) -> dict:
         """The full record of a finished game (the admin: any game): `{"format",
         "format_version", "id", "created_ms", "seats", "version", "events": [{"version",
-        "type", "schema", "data"}]}`. No token hash, no seed. Raises GameNotFound,
+        "type", "schema", "data"}]}`. No token hash; the events are whole, so `GameCreated`
+        carries the game's decision seed (harmless once the game is over; a seeded game's seed
+        is an HMAC of the client's seed, docs/architecture.md §2 "Seeds"). Raises GameNotFound,
         Unauthorized (no token), Forbidden (a seat of a game not finished)."""
         record = self.records.get(game_id)
         if not principal.admin:
