@@ -3,6 +3,7 @@ nothing, a round is scored once however often its job runs, a deadline at a move
 nothing, the sweeper enqueues what a game waits on and nothing twice."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -161,9 +162,8 @@ def test_a_duplicate_enqueue_is_refused(wiring, queue):
     assert queue.job_ids == ["score-x-1"]
 
 
-def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, wiring, queue,
-                                                                    monkeypatch):
-    monkeypatch.setenv("RUMMY_SWEEP_STALE_S", "5")
+def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, wiring, queue):
+    runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
     bare = wire(Settings(redis_url=redis_url)).service
     game = bare.create_game(BOTS, seed=2)
     job_id = bot_job_id(game["id"], game["version"])
@@ -180,9 +180,8 @@ def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, w
     assert f"{job_id}-s1" in queue.job_ids
 
 
-def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, queue,
-                                                                     monkeypatch):
-    monkeypatch.setenv("RUMMY_SWEEP_STALE_S", "5")
+def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, queue):
+    runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
     game = wiring.service.create_game(HUMANS, seed=7)
     _, state = wiring.service.load(game["id"])
     wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
