@@ -232,6 +232,21 @@ def test_the_request_log_names_the_game_and_version_but_no_card(client, game, ca
     assert not any(card in line.split() for card in view["hand"])
 
 
+def test_r6_1_a_buy_naming_another_card_than_the_one_on_offer_is_a_422(client, game):
+    turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
+    draw_stock = client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw", "from": "stock"},
+                             headers=bearer(game["seats"][turn]["token"]))
+    offer = draw_stock.get_json()["view"]["offer"]
+    other = "2C" if offer["card"] != "2C" else "3C"
+    late = client.post(f"/v1/games/{game['id']}/actions", json={"type": "buy", "card": other},
+                       headers=bearer(game["seats"][(turn + 1) % 4]["token"]))
+    assert late.status_code == 422 and late.content_type == PROBLEM
+    assert late.get_json()["rule"] == "R6.1" and f"now {offer['card']}" in late.get_json()["detail"]
+    ok = client.post(f"/v1/games/{game['id']}/actions", json={"type": "pass", "card": offer["card"]},
+                     headers=bearer(game["seats"][(turn + 1) % 4]["token"]))
+    assert ok.status_code == 200
+
+
 MALFORMED_POSITIONS = [
     {"dealer": 3, "turn": 0, "hands": [[], [], [], []]},  # no round
     {"deal": "x"}, {"deal": {"scores": "abc"}}, {"deal": {"scores": [1, 2]}},

@@ -11,7 +11,8 @@ REQUIRED = {"draw": ("from",), "open": ("melds",), "lay_off": ("meld", "card"),
 
 def card(**kwargs) -> fields.String:
     """A card code field: ``10H``, ``AS``, ``JK``, or ``JK=6C`` for a joker in a run."""
-    return fields.String(validate=CARD, metadata={"example": "10H"}, **kwargs)
+    metadata = {"example": "10H", **kwargs.pop("metadata", {})}
+    return fields.String(validate=CARD, metadata=metadata, **kwargs)
 
 
 def meld_index(**kwargs) -> fields.Integer:
@@ -28,7 +29,8 @@ class JokerTargetSchema(ma.Schema):
 
 
 class ActionSchema(ma.Schema):
-    """One player action (FORMAT.md `do`); which fields apply depends on ``type``."""
+    """One player action (FORMAT.md `do`); which fields apply depends on ``type``. ``buy`` and
+    ``pass`` may carry ``card``, the card on offer they answer (optional, R6.1)."""
 
     type = fields.String(required=True, validate=validate.OneOf(TYPES))
     from_ = fields.String(data_key="from", attribute="from",
@@ -36,7 +38,10 @@ class ActionSchema(ma.Schema):
     melds = fields.List(fields.List(card(), validate=validate.Length(min=1, max=14)),
                         validate=validate.Length(min=1, max=4))
     meld = meld_index()
-    card = card()
+    card = card(metadata={"description": "The card discarded, laid off or swapped in "
+                                          "(required there); for buy and pass, optional: the "
+                                          "card on offer the answer is for, refused (R6.1) "
+                                          "if another card is on offer now"})
     end = fields.String(validate=validate.OneOf(("low", "high")))
     joker_to = fields.Nested(JokerTargetSchema)
 
