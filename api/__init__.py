@@ -3,7 +3,7 @@ import os
 
 from flask import Flask
 
-from api import errors, metrics
+from api import caching, errors, metrics
 from api.auth import SECURITY_SCHEMES
 from api.resources import actions, events, games, system
 from service.bootstrap import build_service
@@ -53,4 +53,5 @@ def create_app(test_config: dict | None = None) -> Flask:
         api.register_blueprint(resource.blp)
     errors.register_error_handlers(app)
     metrics.init_app(app)
+    caching.init_app(app)
     return app

@@ -295,3 +295,22 @@ def test_two_seats_may_send_the_same_idempotency_key(client, game):
                                     "Idempotency-Key": "same"}) for n in (1, 2)]
     assert [a.status_code for a in answers] == [200, 200]
     assert answers[1].get_json()["version"] == answers[0].get_json()["version"] + 1
+
+
+def private(response):
+    return (response.headers.get("Cache-Control") == "private, no-store"
+            and "Authorization" in response.headers.get("Vary", ""))
+
+
+def test_rfc_9111_seat_specific_responses_are_private_and_vary_by_authorization(client, game):
+    token = bearer(game["seats"][0]["token"])
+    url = f"/v1/games/{game['id']}"
+    responses = [client.get(f"{url}/view", headers=token),
+                 client.get(f"{url}/replay?version=1", headers=token),
+                 client.get(f"{url}/events?after=0", headers=token),
+                 client.get(f"{url}/stream?after=0", headers=token),
+                 draw(client, game),
+                 client.get(f"{url}/export", headers=bearer(game["admin_token"])),
+                 client.get(f"{url}/view")]  # an error of a private route too
+    assert all(private(r) for r in responses), [dict(r.headers) for r in responses]
+    assert not private(client.get(url))  # the public table may be cached

@@ -2,6 +2,7 @@
 from flask import request
 
 from api import metrics
+from api.caching import PRIVATE_HEADERS
 from api.auth import BEARER, principal, service
 from api.errors import ApiProblem
 from api.preconditions import ETAG_HEADER, IF_MATCH, etag, if_match_version
@@ -21,7 +22,7 @@ IDEMPOTENCY_KEY = {
 @blp.route("/<game_id>/actions", methods=["POST"])
 @blp.doc(parameters=[IDEMPOTENCY_KEY, IF_MATCH], security=[BEARER])
 @blp.arguments(ActionSchema, example={"type": "draw", "from": "stock"})
-@blp.response(200, ActionResultSchema, headers=ETAG_HEADER)
+@blp.response(200, ActionResultSchema, headers={**ETAG_HEADER, **PRIVATE_HEADERS})
 @blp.problems(400, 401, 403, 404, 409)
 def act(action, game_id):
     """Play one action for the caller's seat (FORMAT.md vocabulary)"""

@@ -5,6 +5,7 @@ import time
 from flask import current_app, json
 from werkzeug.wrappers import Response
 
+from api.caching import PRIVATE_HEADERS
 from api.auth import BEARER, principal, service
 from api.resources import Blueprint
 from service.store import StoreError
@@ -18,7 +19,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event f
 
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema, location="query")
-@blp.response(200, EventPageSchema)
+@blp.response(200, EventPageSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404)
 @blp.doc(security=[{}, BEARER])
 def events(args, game_id):
@@ -36,6 +37,7 @@ def events(args, game_id):
 @blp.arguments(StreamHeadersSchema, location="headers")
 @blp.doc(security=[{}, BEARER])
 @blp.response(200, ServerSentEventSchema, content_type="text/event-stream",
+              headers=PRIVATE_HEADERS,
               description="One event per version (schema: each event); comment heartbeats; "
                           "ends when the game is finished or after a while")
 @blp.problems(401, 404)
@@ -47,7 +49,7 @@ def stream(args, headers, game_id):
     until = time.monotonic() + cfg["RUMMY_SSE_MAX_S"]
     feed = _feed(svc, game_id, who, after, cfg["RUMMY_SSE_HEARTBEAT_S"], until)
     return Response(feed, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                    headers={"X-Accel-Buffering": "no"})  # Cache-Control: api.caching
 
 
 def _feed(svc, game_id, who, after, heartbeat_s, until):

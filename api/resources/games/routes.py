@@ -1,13 +1,16 @@
 """Routes of /v1/games: parse, call the GameService, return."""
 from flask import url_for
 
+from api.caching import PRIVATE_HEADERS
 from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, etag, not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
 from api.resources.games import tables as t
 
-LOCATION = {"Location": {"description": "The game's URL", "schema": {"type": "string"}}}
+LOCATION = {"Location": {"description": "The game's URL", "schema": {"type": "string"}},
+            **PRIVATE_HEADERS}
+PRIVATE_ETAG = {**ETAG_HEADER, **PRIVATE_HEADERS}
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and their views")
 
 
@@ -53,8 +56,8 @@ def get_game(game_id):
 
 @blp.route("/<game_id>/view", methods=["GET"])
 @blp.doc(parameters=[IF_NONE_MATCH], security=[BEARER])
-@blp.response(200, t.SeatViewSchema, headers=ETAG_HEADER)
-@blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
+@blp.response(200, t.SeatViewSchema, headers=PRIVATE_ETAG)
+@blp.alt_response(304, description="Not modified", headers=PRIVATE_ETAG)
 @blp.problems(401, 403, 404)
 def get_view(game_id):
     """The caller's seat view with its legal actions"""
@@ -64,7 +67,7 @@ def get_view(game_id):
 
 @blp.route("/<game_id>/replay", methods=["GET"])
 @blp.arguments(t.ReplayArgsSchema, location="query")
-@blp.response(200, t.ReplaySchema)
+@blp.response(200, t.ReplaySchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404)
 @blp.doc(security=[{}, BEARER])
 def replay(args, game_id):
@@ -73,7 +76,7 @@ def replay(args, game_id):
 
 
 @blp.route("/<game_id>/export", methods=["GET"])
-@blp.response(200, s.GameRecordSchema)
+@blp.response(200, s.GameRecordSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404)
 @blp.doc(security=[BEARER])
 def export_game(game_id):
