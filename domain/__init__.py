@@ -12,7 +12,7 @@
 public names.
 """
 from domain.awaiting import Awaiting, awaiting
-from domain.bots import choose_action
+from domain.bots import BOT_LEVELS, choose_action
 from domain.cards import (
     JOKER, RANKS, SUITS, card_points, full_deck, is_joker, parse_card, rank_of, suit_of,
 )
@@ -36,7 +36,8 @@ from domain.state import GameState, Offer, RoundState
 from domain.views import full_view, public_view, redact, seat_view
 
 __all__ = [
-    "Awaiting", "awaiting", "choose_action", "JOKER", "RANKS", "SUITS", "card_points",
+    "Awaiting", "awaiting", "BOT_LEVELS", "choose_action", "JOKER", "RANKS", "SUITS",
+    "card_points",
     "full_deck", "is_joker", "parse_card", "rank_of", "suit_of", "CaseResult", "run_case",
     "CONTRACTS", "DEAL_SIZES", "check_opening", "decide", "start_from_position", "start_game",
     "MalformedAction", "RuleViolation", "Event", "event_from_dict", "event_to_dict",

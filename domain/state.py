@@ -8,27 +8,11 @@ stock is top first, the discard pile bottom first (top last). The state is only 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
 
 from domain.profile import RuleProfile
 
-T = TypeVar("T")
-
 DRAW, PLAY, BUYING, OVER = "draw", "play", "buying", "over"
 PLAYING, SCORING, FINISHED = "playing", "scoring", "finished"
-
-
-def with_changes(obj: T, **changes: object) -> T:
-    """Return a copy of frozen dataclass `obj` with `changes` (a fast `dataclasses.replace`).
-
-    Skips `__init__`: our state classes validate nothing there, and fold copies states on
-    every event, where `dataclasses.replace` would cost several times more.
-    """
-    new = object.__new__(type(obj))
-    fields = new.__dict__
-    fields.update(obj.__dict__)
-    fields.update(changes)
-    return new
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from domain.offers import waiting_for
 from domain.state import GameState, RoundState
 
 SEATS = 4
-DECK_SIZE = 107
 
 
 def card_order(code: str) -> tuple[int, int]:
@@ -105,23 +104,38 @@ class SeatView(Mapping):
     A bot reads a few entries per decision (rarely the whole table), so the in-process loop
     (`domain.simulation`) hands it this instead of the full dict. Each entry is computed once
     and kept: safe because the state is frozen. `dict(SeatView(state, seat))` is the seat view.
+
+    The object has no attribute holding the state: only the closure made by `_lazy_entries`
+    refers to it, so the mapping interface reveals nothing beyond the seat view. Python cannot
+    wall off code in one process (closure or frame introspection still reaches the state), so
+    an in-process bot is trusted code (docs/bots.md).
     """
 
+    __slots__ = ("_entry",)
+
     def __init__(self, state: GameState, seat: int) -> None:
-        self._state, self._round, self._seat = state, _round_or_none_dealt(state), seat
-        self._values: dict = {}
+        self._entry = _lazy_entries(state, seat)
 
     def __getitem__(self, key: str) -> object:
-        values = self._values
-        if key not in values:
-            values[key] = _SEAT[key](self._state, self._round, self._seat)
-        return values[key]
+        return self._entry(key)
 
     def __iter__(self) -> Iterator[str]:
         return iter(_SEAT)
 
     def __len__(self) -> int:
         return len(_SEAT)
+
+
+def _lazy_entries(state: GameState, seat: int) -> Callable[[str], object]:
+    """key -> that entry of `seat`'s view, computed on first read and kept (KeyError if none)."""
+    rnd = _round_or_none_dealt(state)
+    values: dict = {}
+
+    def entry(key: str) -> object:
+        if key not in values:
+            values[key] = _SEAT[key](state, rnd, seat)
+        return values[key]
+    return entry
 
 
 def full_view(state: GameState) -> dict:

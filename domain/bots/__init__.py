@@ -15,7 +15,8 @@ _CHOOSERS = {
     "basic": basic.choose,
     "strong": strong.choose,
 }
-LEVELS = tuple(_CHOOSERS)
+# The bot levels, in order of strength; the service and the API validate levels against it.
+BOT_LEVELS = tuple(_CHOOSERS)
 
 
 def choose_action(level: str, view: dict, rng: random.Random) -> dict:
@@ -25,5 +26,5 @@ def choose_action(level: str, view: dict, rng: random.Random) -> dict:
     """
     chooser = _CHOOSERS.get(level)
     if chooser is None:
-        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(LEVELS)}")
+        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(BOT_LEVELS)}")
     return chooser(view, rng)

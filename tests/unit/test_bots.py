@@ -6,7 +6,7 @@ import random
 import pytest
 
 from domain import awaiting, decide, fold, seat_view, start_from_position
-from domain.bots import LEVELS, basic, choose_action, planning, strong
+from domain.bots import BOT_LEVELS, basic, choose_action, planning, strong
 from domain.simulation import play_game
 from domain.state import FINISHED, SCORING
 
@@ -50,7 +50,7 @@ def test_every_level_returns_a_legal_action_in_many_views(levels):
     assert len(seen) > 500
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", BOT_LEVELS)
 def test_a_game_of_four_bots_of_one_level_ends_normally(level):
     result = play_game((level,) * 4, random.Random(5))
     assert result.state.status == FINISHED

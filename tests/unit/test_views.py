@@ -116,3 +116,13 @@ def test_lazy_seat_view_reads_like_the_seat_view(game):
             assert list(dict(lazy).items()) == list(whole.items())
             assert list(seat_view(state, seat).items()) == list(whole.items())
             assert lazy.get("discard_taken") is None
+
+
+def test_lazy_seat_view_holds_no_state_attribute(game):
+    """A bot holding a SeatView finds no attribute leading to the state (other hands)."""
+    from domain.state import GameState
+    from domain.views import SeatView
+
+    view = SeatView(game.state, 0)
+    assert not hasattr(view, "__dict__")
+    assert not any(isinstance(getattr(view, name), GameState) for name in SeatView.__slots__)
