@@ -1,5 +1,7 @@
-"""The running service for the worker benchmarks: a Redis (REDIS_URL, else an embedded one),
-gunicorn serving the API, and `rummy worker` processes, all stopped on exit."""
+"""The running service, for the service benchmarks and the end-to-end tests alike: free ports,
+gunicorn serving the API as deployed, `rummy worker` processes, a health wait, and a stop of
+each process group. `running_stack` puts them together on REDIS_URL (an embedded server when
+unset) and stops everything on exit."""
 from __future__ import annotations
 
 import contextlib
@@ -11,29 +13,74 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 from service.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = str(Path(sys.executable).with_name("rummy"))
+Output = IO | int | None  # a file, subprocess.DEVNULL, or None (inherit)
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen, timeout_s: float = 30) -> None:
+def start_api(env: dict, bind: str, stdout: Output = None,
+              stderr: Output = None) -> subprocess.Popen:
+    """gunicorn serving `api:create_app()` with deploy/gunicorn.conf.py on `bind`, in its own
+    session (None: inherit the output)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+         "api:create_app()"], env={**env, "RUMMY_BIND": bind}, cwd=ROOT, stdout=stdout,
+        stderr=stderr, start_new_session=True)
+
+
+def start_worker(env: dict, stdout: Output = None, stderr: Output = None) -> subprocess.Popen:
+    """A `rummy worker` process in its own session (None: inherit the output)."""
+    return subprocess.Popen([RUMMY, "worker", "--log-level", "WARNING"], env=env, cwd=ROOT,
+                            stdout=stdout, stderr=stderr, start_new_session=True)
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout_s: float = 30) -> None:
+    """Wait until GET `url`/health answers 200. Raises RuntimeError if `proc` exits first or
+    `timeout_s` passes."""
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline and proc.poll() is None:
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the API exited with {proc.returncode} before it was healthy")
         try:
-            with urllib.request.urlopen(url + "/health", timeout=5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("the API did not become healthy")
+            with urllib.request.urlopen(url + "/health", timeout=5) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:  # not listening yet, or still importing
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the API did not become healthy in {timeout_s:.0f} s")
+
+
+def stop(proc: subprocess.Popen, signum: int = signal.SIGTERM, wait_s: float = 20) -> None:
+    """Signal the process group of `proc` (it leads its own session) and reap it; SIGKILL the
+    group if it has not exited after `wait_s`."""
+    stop_all([proc], signum, wait_s)
+
+
+def stop_all(procs: list[subprocess.Popen], signum: int = signal.SIGTERM,
+             wait_s: float = 20) -> None:
+    """`stop` every process at once: signal every group, then reap each."""
+    for proc in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signum)
+    for proc in procs:
+        try:
+            proc.wait(wait_s)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 @contextlib.contextmanager
@@ -43,24 +90,9 @@ def running_stack(workers: int = 1, env: dict | None = None) -> Iterator[tuple[s
         redis_url = os.environ.get("REDIS_URL") or stack.enter_context(EmbeddedRedis()).url
         child_env = {**os.environ, **(env or {}), "REDIS_URL": redis_url,
                      "RUMMY_LOG_LEVEL": "warning"}
-        bind = f"127.0.0.1:{_free_port()}"
-        procs = [subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-             "api:create_app()"], env={**child_env, "RUMMY_BIND": bind}, cwd=ROOT,
-            stdout=subprocess.DEVNULL, start_new_session=True)]  # no access log on the console
-        procs += [subprocess.Popen([RUMMY, "worker", "--log-level", "WARNING"], env=child_env,
-                                   cwd=ROOT, start_new_session=True) for _ in range(workers)]
-        stack.callback(_stop_all, procs)
-        _wait_healthy(f"http://{bind}", procs[0])
+        bind = f"127.0.0.1:{free_port()}"
+        procs = [start_api(child_env, bind, stdout=subprocess.DEVNULL)]  # no access log
+        procs += [start_worker(child_env) for _ in range(workers)]
+        stack.callback(stop_all, procs)
+        wait_healthy(f"http://{bind}", procs[0])
         yield f"http://{bind}", redis_url
-
-
-def _stop_all(procs: list[subprocess.Popen]) -> None:
-    for proc in procs:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-    for proc in procs:
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)

@@ -13,8 +13,8 @@ import subprocess
 import pytest
 import redis
 
-from bench.stack import free_port, start_api, start_worker as start_worker_process, stop_all
-from bench.stack import wait_healthy
+from bench.stack import free_port, start_api, stop_all, wait_healthy
+from bench.stack import start_worker as start_worker_process
 from e2e_harness import ADMIN_KEY, OFFER_DEADLINE_S, SECRET, Client, stop
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -14,14 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.stack import free_port
+
 RUMMY = str(Path(sys.executable).with_name("rummy"))
 READY_LINE = "Ctrl-C stops everything."
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def children_of(pid: int) -> set[int]:
