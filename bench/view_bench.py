@@ -25,15 +25,17 @@ from service.snapshots import Snapshots
 HUMANS = [{"kind": "human"} for _ in range(4)]
 
 
-def build_game(service, target: int, seed: int) -> str:
-    """A game played to at least version `target` (or its end); returns its id."""
+def build_game(service, target: int, seed: int) -> dict:
+    """A game played to at least version `target` (or its end); returns what create_game
+    returned (its id and seat tokens)."""
     rng = random.Random(seed)
-    game_id = service.create_game(HUMANS, seed=seed)["id"]
+    created = service.create_game(HUMANS, seed=seed)
+    game_id = created["id"]
     while True:
         version, state = service.load(game_id)
         wait = awaiting(state)
         if version >= target or wait.status == "finished":
-            return game_id
+            return created
         if wait.status == "scoring":
             service.system_act(game_id, {"type": "score_round"}, version)
             continue
@@ -55,7 +57,7 @@ def run(url: str, target: int, samples: int) -> None:
     settings = Settings(redis_url=url)
     service = wire(settings).service
     started = time.perf_counter()
-    game_id = build_game(service, target, seed=1)
+    game_id = build_game(service, target, seed=1)["id"]
     version = service.store.version(game_id)
     print(f"game {game_id} at version {version}, built in {time.perf_counter() - started:.1f} s")
     seat = Principal(seat=0)
