@@ -77,6 +77,7 @@ class Analysis:
 
 
 _cache: dict = {}
+_needs: dict = {}   # need_with's results for hands never analysed in full
 
 
 def analyze(kinds, hand, final=False):
@@ -95,8 +96,25 @@ def analyze(kinds, hand, final=False):
 
 
 def need_with(kinds, hand, card, final=False):
-    """``need`` of ``hand`` plus ``card`` (the hand a draw or a purchase would give)."""
-    return analyze(kinds, tuple(hand) + (card,), final).need
+    """``need`` of ``hand`` plus ``card`` (the hand a draw or a purchase would give).
+
+    Most such hands are never held (the card is passed), so rounds 1-6 compute only the need
+    (`_least_need`, about half an analysis) unless the full analysis is already cached.
+    """
+    key = (kinds, tuple(sorted(tuple(hand) + (card,))), final)
+    found = _cache.get(key)
+    if found is not None:
+        return found.need
+    if final:
+        return analyze(kinds, key[1], final).need
+    need = _needs.get(key)
+    if need is None:
+        if len(_needs) >= _CACHE_MAX:
+            _needs.clear()
+        naturals = Counter(key[1])
+        jokers = naturals.pop(JOKER, 0)
+        need = _needs[key] = _least_need(kinds, naturals, jokers)
+    return need
 
 
 def may_lower_need(kinds, hand, card, analysis):
@@ -126,20 +144,15 @@ def _reach(a, b):
 
 
 def _analyze(kinds, hand):
+    """The `Analysis` of a hand for rounds 1-6: every candidate plan filled and ranked."""
     naturals = Counter(hand)
     jokers = naturals.pop(JOKER, 0)
-    n_groups = kinds.count(GROUP)
-    n_runs = len(kinds) - n_groups
-    group_cands = _group_candidates(naturals, n_groups + 1)
-    run_sets = [runs for runs in combinations(_run_candidates(naturals, n_runs + 2), n_runs)
-                if _runs_apart(runs)]
     scored = []
-    for groups in combinations(group_cands, n_groups):
-        for runs in run_sets:
-            need, used, gaps = _fill(naturals, jokers, groups, runs)
-            scored.append((need, -len(used), groups, runs, used, gaps))
+    for groups, runs in _candidate_plans(kinds, naturals):
+        need, used, gaps = _fill(naturals, jokers, groups, runs)
+        scored.append((need, -len(used), groups, runs, used, gaps))
     if not scored:                     # too few candidates: every meld from scratch
-        return Analysis(n_groups * GROUP_SIZE + n_runs * RUN_SIZE, frozenset(), {}, [], jokers)
+        return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers)
     scored.sort(key=itemgetter(0, 1))   # stable: ties keep the candidates' order
     best = scored[0][0]
     wanted, support, options = set(), Counter(), []
@@ -157,6 +170,35 @@ def _analyze(kinds, hand):
         support[code] /= naturals[code]
     plans = [(p[0], p[2], p[3]) for p in scored[:4]]
     return Analysis(best, frozenset(wanted), support, plans, jokers, tuple(options))
+
+
+def _from_scratch(kinds):
+    """The need of a contract with no card of it in hand."""
+    n_groups = kinds.count(GROUP)
+    return n_groups * GROUP_SIZE + (len(kinds) - n_groups) * RUN_SIZE
+
+
+def _least_need(kinds, naturals, jokers):
+    """The ``need`` `_analyze` would find, without detailing any plan."""
+    needs = [_plan_need(naturals, jokers, groups, runs)
+             for groups, runs in _candidate_plans(kinds, naturals)]
+    return min(needs) if needs else _from_scratch(kinds)
+
+
+def _candidate_plans(kinds, naturals):
+    """Every ``(groups, runs)`` plan over the candidate ranks and windows, in a fixed order.
+
+    Groups: each ``n_groups``-subset of the ``n_groups + 1`` likeliest ranks; runs: each
+    ``n_runs``-subset of the ``n_runs + 2`` likeliest windows whose same-suit runs keep
+    apart (R4.3). Contracts without runs skip the window search.
+    """
+    n_groups = kinds.count(GROUP)
+    n_runs = len(kinds) - n_groups
+    run_cands = _run_candidates(naturals, n_runs + 2) if n_runs else ()
+    run_sets = [runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs)]
+    return [(groups, runs) for groups in combinations(_group_candidates(naturals, n_groups + 1),
+                                                      n_groups)
+            for runs in run_sets]
 
 
 def _group_candidates(naturals, k):
@@ -234,6 +276,38 @@ def _fill(naturals, jokers, groups, runs):
         missing += GROUP_SIZE - got
         empty += not got
     return max(0, missing - jokers) + empty, used, gaps
+
+
+def _plan_need(naturals, jokers, groups, runs):
+    """The ``need`` of one plan: `_fill`'s count without listing cards or slots.
+
+    `need_with` scores every candidate plan of a hand it never details, so this lean twin
+    of `_fill` (same allocation: runs take their exact cards first, then groups) is its
+    whole cost.
+    """
+    avail = dict(naturals)
+    missing = empty = 0
+    for window in runs:
+        if window is None:
+            missing += RUN_SIZE
+            empty += 1
+            continue
+        got = 0
+        for code in WINDOW_CODES[window]:
+            if avail.get(code):
+                avail[code] -= 1
+                got += 1
+        missing += RUN_SIZE - got
+        empty += not got
+    for rank in groups:
+        got = 0
+        if rank is not None:
+            for code in RANK_CODES[rank]:
+                got += avail.get(code, 0)
+            got = min(got, GROUP_SIZE)
+        missing += GROUP_SIZE - got
+        empty += not got
+    return max(0, missing - jokers) + empty
 
 
 # ---- the final round: the whole hand as three runs (R8.2) ----
