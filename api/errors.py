@@ -9,7 +9,7 @@ import http
 import logging
 
 import marshmallow as ma
-from flask import Flask, json
+from flask import Flask, current_app, json
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
@@ -75,10 +75,39 @@ class ProblemApi(Api):
         headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
         headers.update(data.get("headers") or {})
         extra = {"errors": data["messages"]} if "messages" in data else {}
-        detail = "The request is not valid." if extra else error.description
+        detail = _invalid_fields(data["messages"]) if extra else error.description
+        if error.code == 413:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            detail = f"The request body is larger than the limit of {limit} bytes."
         if error.code >= 500:
             detail = "The server could not complete the request."
         return problem(error.code, _slug(error.code, bool(extra)), detail, headers, **extra)
+
+    def _register_pagination_header(self):
+        """No pagination header component: the game list pages with its own cursor."""
+
+
+def _invalid_fields(messages: dict, shown: int = 3) -> str:
+    """A detail naming the first invalid fields: ``The request is not valid: meld: Must be an
+    integer from 0 to 999.`` (the location, e.g. ``json``, left out)."""
+    found: list[str] = []
+
+    def walk(path: tuple, value: object) -> None:
+        if isinstance(value, dict):
+            for key, child in value.items():
+                walk((*path, str(key)[:40]), child)
+        elif isinstance(value, list) and all(isinstance(m, str) for m in value):
+            name = ".".join(path[1:]) or path[0] if path else "body"
+            text = " ".join(value)
+            found.append(text if text.startswith(name) else f"{name}: {text}")
+        elif isinstance(value, list):
+            for child in value:
+                walk(path, child)
+
+    walk((), messages)
+    more = f" (and {len(found) - shown} more)" if len(found) > shown else ""
+    listed = "; ".join(found[:shown]).rstrip(".")
+    return f"The request is not valid: {listed}{more}." if found else "The request is not valid."
 
 
 def problem_ref(status: int) -> str:
@@ -115,6 +144,7 @@ TITLES = {
     "forbidden": "The token may not do this",
     "game-not-found": "No such game",
     "bad-precondition": "The precondition header cannot be read",
+    "invalid-json": "The body is not JSON this API reads",
     "unavailable": "A backend the service needs is not reachable",
     "internal-server-error": "Internal Server Error",
 }

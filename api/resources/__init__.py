@@ -2,10 +2,17 @@
 from flask_smorest import Blueprint as SmorestBlueprint
 
 from api.errors import problem_ref
+from api.parsing import PARSER
 
 
 class Blueprint(SmorestBlueprint):
-    """A flask-smorest Blueprint whose documented errors are the problem+json components."""
+    """A flask-smorest Blueprint whose documented errors are the problem+json components and
+    whose JSON bodies are read by ``api.parsing`` (bounded depth, strict numbers).
+
+    A request schema with an ``openapi_body()`` classmethod is documented by what it returns
+    (e.g. a ``oneOf`` with a discriminator) instead of its own fields."""
+
+    ARGUMENTS_PARSER = PARSER
 
     def problems(self, *codes: int):
         """Document that the view may answer with problem+json errors of these ``codes``."""
@@ -21,4 +28,9 @@ class Blueprint(SmorestBlueprint):
         responses = doc_info.get("arguments", {}).get("responses", {})
         for code in responses:
             responses[code] = problem_ref(code)
-        return super()._prepare_arguments_doc(doc, doc_info, **kwargs)
+        doc = super()._prepare_arguments_doc(doc, doc_info, **kwargs)
+        for content in doc.get("requestBody", {}).get("content", {}).values():
+            documented = getattr(content.get("schema"), "openapi_body", None)
+            if documented is not None:
+                content["schema"] = documented()
+        return doc

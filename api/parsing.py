@@ -1,0 +1,102 @@
+"""Reading JSON request bodies: strict JSON (RFC 8259) within bounds.
+
+A body nested deeper than MAX_DEPTH levels is a 400 (never a RecursionError); ``NaN``,
+``Infinity`` and numbers out of range are not JSON numbers this API reads. An integer with more
+digits than Python converts is a 422 naming where it is (``meld: a number of 5000 digits…``),
+never Python's own message. The body size itself is capped by Flask's MAX_CONTENT_LENGTH (413).
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from flask import Request
+from webargs import core
+from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+from api.errors import ApiProblem
+
+MAX_DEPTH = 32
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+class _Huge:
+    """Stands for an integer too long to convert while the body is parsed."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+class _NotJson(Exception):
+    """A token Python's json module reads but RFC 8259 does not allow."""
+
+
+def _parse_int(text: str) -> int | _Huge:
+    digits = len(text.lstrip("-"))
+    return _Huge(digits) if digits > MAX_DIGITS else int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJson(f"the number {text[:20]}{'…' if len(text) > 20 else ''} is out of range")
+    return value
+
+
+def _parse_constant(name: str) -> float:
+    raise _NotJson(f"{name} is not a JSON value")
+
+
+def _invalid(detail: str) -> ApiProblem:
+    return ApiProblem(400, "invalid-json", detail)
+
+
+def load_json(data: bytes) -> object:
+    """The JSON value of a request body. Raises ApiProblem 400 for a body that is not JSON or is
+    nested too deeply, and aborts with a 422 (field errors) for an integer too long to read."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _invalid("The body is not UTF-8 text.") from None
+    try:
+        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                           parse_constant=_parse_constant)
+    except RecursionError:
+        raise _invalid(f"The JSON body is nested more than {MAX_DEPTH} levels deep.") from None
+    except _NotJson as error:
+        raise _invalid(f"The body is not valid JSON: {error}.") from None
+    except json.JSONDecodeError as error:
+        raise _invalid(f"The body is not valid JSON: {error.msg} (line {error.lineno}, "
+                       f"column {error.colno}).") from None
+    _check(value)
+    return value
+
+
+def _check(value: object) -> None:
+    """Walk the parsed body without recursion: depth, and integers too long to read."""
+    stack: list[tuple[object, tuple, int]] = [(value, (), 1)]
+    while stack:
+        node, path, depth = stack.pop()
+        if isinstance(node, _Huge):
+            where = ".".join(str(p)[:40] for p in path) or "body"
+            message = (f"A number of {node.digits} digits is too large "
+                       f"(at most {MAX_DIGITS} digits).")
+            abort(422, messages={"json": {where: [message]}})
+        if isinstance(node, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise _invalid(f"The JSON body is nested more than {MAX_DEPTH} levels deep.")
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((child, (*path, key), depth + 1) for key, child in items)
+
+
+class JsonParser(FlaskParser):
+    """webargs' Flask parser reading JSON bodies with ``load_json``."""
+
+    def _raw_load_json(self, req: Request) -> object:
+        if not is_json_request(req):
+            return core.missing
+        return load_json(req.get_data(cache=True))
+
+
+PARSER = JsonParser()
