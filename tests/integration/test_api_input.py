@@ -75,3 +75,37 @@ def test_a_deeply_nested_new_game_body_is_a_400_problem(client, game, depth):
 def test_json_that_rfc_8259_does_not_allow_is_a_400_problem(client, game, text):
     assert_problem(post_json(client, "/v1/games", text), 400)
     assert_unchanged(client, game)
+
+
+def too_large():
+    from api import MAX_BODY_BYTES
+    return '{"seats": "' + "x" * MAX_BODY_BYTES + '"}'
+
+
+def test_a_finished_games_record_fits_well_under_the_body_limit():
+    import json
+    import random
+
+    from api import MAX_BODY_BYTES
+    from domain import event_to_dict
+    from domain.simulation import play_game
+    events = play_game(("random",) * 4, random.Random(2)).events
+    record = json.dumps([{**event_to_dict(e), "version": n} for n, e in enumerate(events, 1)])
+    assert len(record) * 4 < MAX_BODY_BYTES
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/games/import", "/v1/games/{id}/actions"])
+def test_a_body_over_the_limit_is_a_413_problem(client, game, admin_key, path):
+    headers = {"X-Admin-Key": admin_key, **bearer(active_token(client, game))}
+    response = post_json(client, path.format(id=game["id"]), too_large(), **headers)
+    problem = assert_problem(response, 413)
+    assert "larger than" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_the_body_limit_is_documented_on_every_operation_with_a_body():
+    from api.cli import openapi_document
+    for path, item in openapi_document()["paths"].items():
+        for method, operation in item.items():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                assert "413" in operation["responses"], (method, path)

@@ -23,7 +23,7 @@ IDEMPOTENCY_KEY = {
 @blp.doc(parameters=[IDEMPOTENCY_KEY, IF_MATCH], security=[BEARER])
 @blp.arguments(ActionSchema, example={"type": "draw", "from": "stock"})
 @blp.response(200, ActionResultSchema, headers={**ETAG_HEADER, **PRIVATE_HEADERS})
-@blp.problems(400, 401, 403, 404, 409)
+@blp.problems(400, 401, 403, 404, 409, 413)
 def act(action, game_id):
     """Play one action for the caller's seat (FORMAT.md vocabulary)"""
     key = request.headers.get("Idempotency-Key") or None

@@ -17,7 +17,7 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games an
 @blp.route("", methods=["POST"])
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
-@blp.problems(400, 403)
+@blp.problems(400, 403, 413)
 @blp.doc(security=[{}, ADMIN_KEY])
 def create_game(body):
     """Create a game"""
@@ -87,7 +87,7 @@ def export_game(game_id):
 @blp.route("/import", methods=["POST"])
 @blp.arguments(s.GameRecordSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
-@blp.problems(400, 403)
+@blp.problems(400, 403, 413)
 @blp.doc(security=[ADMIN_KEY])
 def import_game(record):
     """Re-create a game from an exported record (server admin key)"""
