@@ -150,12 +150,19 @@ def pick_discard(view):
     kinds = _kinds(view)
     groups, runs = "group" in kinds, "run" in kinds
 
+    def least_support(code):
+        """The first element of `usefulness`."""
+        return 9 if code == JOKER else support.get(code, 0.0)
+
     def usefulness(code):
         """Sort key, least useful first: plan support, potential, then costliest, then code."""
         if code == JOKER:
             return (9, 0, 0, code)
         return (support.get(code, 0.0), P.potential(counts, code, groups, runs), -P.POINTS[code], code)
-    return min(candidates, key=usefulness)
+    # The same card as min(candidates, key=usefulness), but `potential` (the costly part of
+    # the key) is computed only for the cards tied on the least support.
+    least = min(map(least_support, candidates))
+    return min((c for c in candidates if least_support(c) == least), key=usefulness)
 
 
 def _discard_after_opening(view, candidates):

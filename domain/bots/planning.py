@@ -52,7 +52,10 @@ RANK_POINTS = {n: POINTS[card_at(n, SUITS[0])] for n in range(1, 14)}
 # Plans within this many cards of the best still lend weight to the cards they use.
 NEAR = 1
 NEAR_WEIGHT = 0.25
-_CACHE_MAX = 50_000
+# A hand is asked about again within a few turns (offers, draw, discard), never much later, so a
+# small cache hits as often as a big one; a big one would keep tens of thousands of objects
+# that every full garbage collection walks (that cost ~25% of a simulated game at 50,000).
+_CACHE_MAX = 1024
 
 
 class Analysis:
@@ -328,15 +331,17 @@ def _analyze_final(hand):
     holds the hole cards and the cards extending a span at either end.
     """
     rows = {s: [0] * (ACE_HIGH + 2) for s in SUITS}
+    present = dict.fromkeys(SUITS, 0)   # per suit: bit n set while position n is held
     jokers = 0
     for code in hand:
         if code == JOKER:
             jokers += 1
         else:
             rows[SUIT[code]][NUM[code]] += 1
+            present[SUIT[code]] |= BIT[code]
     spans, holes, used, wanted, slots = [], 0, [], set(), []
     for _ in range(FINAL_RUNS):
-        pick = _best_span(rows, spans)
+        pick = _best_span(present, spans)
         if pick is None:
             holes += RUN_SIZE
             continue
@@ -348,6 +353,8 @@ def _analyze_final(hand):
             if row[r]:
                 row[r] -= 1
                 used.append(card_at(n, suit))
+                if not row[r]:          # the last copy: the position is no longer held
+                    present[suit] &= ~BIT[card_at(r, suit)]
             else:
                 holes += 1
                 wanted.add(card_at(n, suit))
@@ -365,15 +372,15 @@ def _analyze_final(hand):
     return Analysis(need, frozenset(wanted), support, plans, jokers, ((need, used, slots),))
 
 
-def _best_span(rows, taken):
+def _best_span(present, taken):
     """The span with the best (naturals covered - holes), or None if a suit has no natural.
 
-    Ties go to the first suit, then the first span in ``SPANS`` order.
+    ``present``: per suit, the bits of the positions still held (see `BIT`). Ties go to the
+    first suit, then the first span in ``SPANS`` order.
     """
     best, best_gain = None, None
-    for suit, row in rows.items():
-        present = sum(1 << n for n in range(1, ACE_HIGH + 1) if row[1 if n == ACE_HIGH else n])
-        found = _suit_best_span(present, tuple((lo, hi) for s, lo, hi in taken if s == suit))
+    for suit, held in present.items():
+        found = _suit_best_span(held, tuple((lo, hi) for s, lo, hi in taken if s == suit))
         if found is not None and (best_gain is None or found[0] > best_gain):
             best_gain, best = found[0], (suit, found[1], found[2])
     return best
