@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import secrets
 import select
 import signal
 import subprocess
@@ -142,6 +143,9 @@ def serve(bind: str, worker: bool) -> None:
     """Run the API (gunicorn) and the worker; an embedded Redis when REDIS_URL is unset."""
     supervisor = Supervisor()
     env = {**os.environ, "RUMMY_BIND": bind, "PYTHONUNBUFFERED": "1"}
+    # One secret for every child (gunicorn's workers, the RQ worker), so that a seeded game
+    # deals alike in all of them for as long as this `serve` runs (docs/architecture.md §2).
+    env.setdefault("RUMMY_SECRET", secrets.token_hex(32))
     try:
         code = _run(supervisor, env, bind, worker)
     finally:
