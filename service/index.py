@@ -13,6 +13,7 @@ The script touches global keys beside the game's: it needs one Redis (not a Clus
 from __future__ import annotations
 
 import base64
+import re
 from datetime import datetime, timezone
 from typing import Iterator
 
@@ -65,13 +66,19 @@ def encode_cursor(created_ms: int, game_id: str) -> str:
     return base64.urlsafe_b64encode(f"{created_ms}:{game_id}".encode()).decode()
 
 
+_CURSOR = re.compile(r"([0-9]{1,16}):([0-9A-Za-z_-]{1,64})")
+
+
 def decode_cursor(cursor: str) -> tuple[int, str]:
-    """(created_ms, game_id) of a cursor. Raises ValueError for a malformed one."""
+    """(created_ms, game_id) of a cursor: exactly what encode_cursor gives. Raises ValueError
+    for anything else (not base64, not `<ms>:<id>`, not written as encode_cursor writes it)."""
     try:
-        created, _, game_id = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
-        return int(created), game_id
-    except (ValueError, UnicodeError) as error:
-        raise ValueError("not a cursor of this list") from error
+        match = _CURSOR.fullmatch(base64.urlsafe_b64decode(cursor.encode("ascii")).decode("ascii"))
+    except (ValueError, UnicodeError):
+        match = None
+    if match is None or encode_cursor(int(match[1]), match[2]) != cursor:
+        raise ValueError("not a cursor of this list")
+    return int(match[1]), match[2]
 
 
 class GameIndex:

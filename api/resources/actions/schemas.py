@@ -2,8 +2,12 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.resources.fields import integer
+
 _RANK = r"(?:[2-9]|10|[AJQK])[CDHS]"
 CARD = validate.Regexp(rf"^(?:{_RANK}|JK(?:={_RANK})?)$", error="Not a card code: {input}.")
+MAX_MELD = 999
+MAX_KEY = 200  # characters of an Idempotency-Key
 TYPES = ("draw", "buy", "pass", "open", "lay_off", "swap_joker", "discard")
 REQUIRED = {"draw": ("from",), "open": ("melds",), "lay_off": ("meld", "card"),
             "swap_joker": ("meld", "card", "joker_to"), "discard": ("card",)}
@@ -17,7 +21,7 @@ def card(**kwargs) -> fields.String:
 
 def meld_index(**kwargs) -> fields.Integer:
     """A meld number on the table (0 = the first meld laid)."""
-    return fields.Integer(validate=validate.Range(min=0, max=255), **kwargs)
+    return integer(0, MAX_MELD, **kwargs)
 
 
 class JokerTargetSchema(ma.Schema):
@@ -50,6 +54,17 @@ class ActionSchema(ma.Schema):
         missing = [f for f in REQUIRED.get(data.get("type"), ()) if f not in data]
         if missing:
             raise ma.ValidationError({f: [f"Required for {data['type']}."] for f in missing})
+
+
+class ActionHeadersSchema(ma.Schema):
+    """The optional idempotency key of an action."""
+
+    idempotency_key = fields.String(
+        data_key="Idempotency-Key", validate=validate.Length(min=1, max=MAX_KEY),
+        metadata={"description": f"Any unique string of 1 to {MAX_KEY} characters; a retry "
+                                 "with the same key and body returns the first response and "
+                                 "appends nothing (422 when reused for another body, or when "
+                                 "empty or longer)"})
 
 
 class ActionResultSchema(ma.Schema):

@@ -1,17 +1,45 @@
 """Schemas of the event feeds."""
+import dataclasses
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.events import EVENT_TYPES
+
 VERSION = validate.Range(min=0, max=2**53 - 1)  # versions stay exact in every JSON client
+EVENT_NAMES = tuple(EVENT_TYPES)
+# What a seat or the public sees instead of the whole data (domain.views.redact); the admin
+# (and a finished game's export) sees the data whole.
+REDACTED = {
+    "GameCreated": "`seed` is null",
+    "PositionLoaded": "`position.hands` holds null for every other seat, `position.stock` is "
+                      "null; `position.hand_sizes` and `position.stock_size` are added",
+    "RoundDealt": "instead of `deck`: `hand` (the caller's dealt hand, null for the public), "
+                  "`hand_sizes`, `upcard`, `stock_size`",
+    "CardDrawn": "`card` is null when another seat drew from the stock",
+    "CardBought": "`penalty` is null for every seat but the buyer",
+    "StockRebuilt": "`stock` is null; `stock_size` is added",
+}
+
+
+def _data_doc() -> str:
+    lines = ["The event's fields, by `type`; a seat's or the public feed hides "
+             "cards as noted (redacted), the admin's shows them:"]
+    for name, cls in EVENT_TYPES.items():
+        names = ", ".join(f"`{f.name}`" for f in dataclasses.fields(cls))
+        hidden = f" (redacted: {REDACTED[name]})" if name in REDACTED else ""
+        lines.append(f"- `{name}`: {names}{hidden}")
+    return "\n".join(lines)
 
 
 class EventSchema(ma.Schema):
     """One event as the caller may see it (hidden cards redacted)."""
 
     version = fields.Integer(required=True)
-    type = fields.String(required=True, metadata={"example": "CardDiscarded"})
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_NAMES),
+                         metadata={"example": "CardDiscarded"})
     schema = fields.Integer(required=True)
-    data = fields.Dict(required=True)
+    data = fields.Dict(required=True, metadata={"description": _data_doc()})
 
 
 class EventPageSchema(ma.Schema):

@@ -2,7 +2,12 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.resources.events.schemas import EVENT_NAMES
+from api.resources.fields import integer
 from api.resources.games.tables import STATUS, seat
+
+MAX_SEED = 2**63 - 1
+MAX_VERSION = 2**53 - 1  # versions stay exact in every JSON client
 
 
 class SeatSpecSchema(ma.Schema):
@@ -13,15 +18,25 @@ class SeatSpecSchema(ma.Schema):
     level = fields.String(validate=validate.OneOf(("random", "basic", "strong")))
 
 
+def _profile(value: object) -> None:
+    """A profile is the name "standard" or an object of options (checked by the domain)."""
+    if isinstance(value, str) and value != "standard":
+        shown = value if len(value) <= 40 else value[:40] + "…"
+        raise ma.ValidationError(f"profile {shown!r} is not supported; only 'standard'.")
+    if not isinstance(value, (str, dict)):
+        raise ma.ValidationError("profile must be 'standard' or an object of RULES.md §11 "
+                                 "options.")
+
+
 class CreateGameSchema(ma.Schema):
     """A new game: exactly four seats (R1.1), a rule profile, a seed, or a starting position."""
 
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
                         validate=validate.Length(equal=4))
-    profile = fields.Raw(load_default="standard", metadata={
-        "description": 'A profile name ("standard") or an object of RULES.md §11 options',
-        "oneOf": [{"type": "string"}, {"type": "object"}]})
-    seed = fields.Integer(allow_none=True, validate=validate.Range(min=0, max=2**63 - 1))
+    profile = fields.Raw(load_default="standard", validate=_profile, metadata={
+        "description": 'The profile name "standard" or an object of RULES.md §11 options',
+        "oneOf": [{"type": "string", "enum": ["standard"]}, {"type": "object"}]})
+    seed = integer(0, MAX_SEED, allow_none=True)
     position = fields.Dict(metadata={
         "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
 
@@ -49,7 +64,7 @@ class GameListArgsSchema(ma.Schema):
     """Paging and filter of the game list."""
 
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    cursor = fields.String(validate=validate.Length(max=200))
+    cursor = fields.String(validate=validate.Length(min=1, max=200))
     status = fields.String(validate=validate.OneOf(STATUS))
 
 
@@ -74,9 +89,9 @@ class GameListSchema(ma.Schema):
 class RecordEventSchema(ma.Schema):
     """One event of a record, unredacted."""
 
-    version = fields.Integer(required=True, validate=validate.Range(min=1, max=2**53 - 1))
-    type = fields.String(required=True)
-    schema = fields.Integer(required=True)
+    version = integer(1, MAX_VERSION, required=True)
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_NAMES))
+    schema = integer(1, 1000, required=True)
     data = fields.Dict(required=True)
 
 
@@ -93,11 +108,11 @@ class GameRecordSchema(ma.Schema):
     """The full record of a game: its seats and every event, hidden cards included."""
 
     format = fields.String(required=True, validate=validate.Equal("contract-rummy/game-record"))
-    format_version = fields.Integer(required=True, validate=validate.Equal(1))
+    format_version = integer(1, 1, required=True)
     id = fields.String(required=True)
-    created_ms = fields.Integer(required=True)
+    created_ms = integer(0, MAX_VERSION, required=True)
     seats = fields.List(fields.Nested(RecordSeatSchema), required=True,
                         validate=validate.Length(equal=4))
-    version = fields.Integer(required=True)
+    version = integer(1, MAX_VERSION, required=True)
     events = fields.List(fields.Nested(RecordEventSchema), required=True,
                          validate=validate.Length(min=1))

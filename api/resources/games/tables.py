@@ -3,13 +3,14 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.resources.actions.schemas import ActionSchema, card
+from api.resources.fields import integer
 
 STATUS = ("playing", "scoring", "finished")
 
 
 def seat(**kwargs) -> fields.Integer:
     """A seat number, 0-3, clockwise."""
-    return fields.Integer(validate=validate.Range(min=0, max=3), **kwargs)
+    return integer(0, 3, **kwargs)
 
 
 def seats(**kwargs) -> fields.List:
