@@ -2,6 +2,7 @@
 follow-up jobs (DESIGN §3, docs/architecture.md §2). The reads are in service.queries."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -14,6 +15,8 @@ from collections import Counter
 from domain import (RuleProfile, awaiting, decide, event_from_dict, event_to_dict, fold,
                     full_deck, seat_view, start_from_position, start_game)
 from domain.cards import physical_card
+from domain.errors import RuleViolation
+from domain.events import EVENT_TYPES
 from service.errors import Forbidden
 from service.followups import Needs, needs
 from service.keys import idempotency_scope
@@ -87,12 +90,12 @@ class GameService(GameReads):
             raise ValueError("the record's events must be a list of events")
         if not events or [e.get("version") for e in events] != list(range(1, len(events) + 1)):
             raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
-        try:
-            raw = [{k: e[k] for k in ("type", "schema", "data")} for e in events]
-            state = fold([event_from_dict(e) for e in raw])
-        except Exception as error:  # any malformed event: a bad record (422), never a 500
-            raise ValueError(f"the record's events do not fold: {type(error).__name__}: "
-                             f"{error}") from error
+        raw = [{k: e[k] for k in ("type", "schema", "data") if k in e} for e in events]
+        if raw[-1].get("type") != "GameEnded":
+            raise ValueError(f"only a finished game's record can be imported: its last event "
+                             f"(version {len(raw)}) must be GameEnded, not "
+                             f"{str(raw[-1].get('type'))[:40]}")
+        state = _fold_record(raw)
         if not _conserves_deck(state):
             raise ValueError("the record's events do not keep the 107 cards of the deck, each "
                              "in one place (R1.2, R1.4)")
@@ -198,16 +201,57 @@ class GameService(GameReads):
         return state
 
 
+def _fold_record(raw: list[dict]) -> object:
+    """The state after a record's events. Raises ValueError naming the first event that is not
+    an event of this code or does not follow from the ones before it (never Python's own
+    message: a record is client input)."""
+    events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
+    try:
+        return fold(events)
+    except Exception:  # noqa: BLE001 - find the event, below
+        pass
+    state = None
+    for version, event in enumerate(events, 1):
+        try:
+            state = fold((event,), state)
+        except Exception as error:  # noqa: BLE001 - any error of the fold is a bad record
+            rule = f" ({error.rule}: {error.message})" if isinstance(error, RuleViolation) else ""
+            raise ValueError(f"event {version} ({type(event).__name__}) does not follow from "
+                             f"the events before it{rule}") from None
+    return state
+
+
+def _record_event(version: int, raw: dict) -> object:
+    """The domain event of a record's `raw` event. Raises ValueError naming the event."""
+    name = raw.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"event {version}: {str(name)[:40]!r} is not an event type")
+    schema = raw.get("schema", 1)
+    if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
+        raise ValueError(f"event {version} ({name}): schema {str(schema)[:20]} is not one "
+                         f"this server reads (1 to {cls.SCHEMA})")
+    try:
+        return event_from_dict(raw)
+    except Exception:  # noqa: BLE001 - a record is client input: name the event, not the error
+        names = ", ".join(f.name for f in dataclasses.fields(cls))
+        raise ValueError(f"event {version} ({name}): its data must be an object with the "
+                         f"fields of {name} schema {cls.SCHEMA} ({names})") from None
+
+
 def _conserves_deck(state: object) -> bool:
     """Whether the state's round holds the 107 cards of the deck, each once (R1.2, R1.4)."""
     rnd = getattr(state, "round", None)
     if rnd is None:
         return True
-    cards = Counter(rnd.stock) + Counter(rnd.discard)
-    for hand in rnd.hands:
-        cards.update(hand)
-    for meld in rnd.melds:
-        cards.update(physical_card(entry) for entry in meld.cards)
+    try:
+        cards = Counter(rnd.stock) + Counter(rnd.discard)
+        for hand in rnd.hands:
+            cards.update(hand)
+        for meld in rnd.melds:
+            cards.update(physical_card(entry) for entry in meld.cards)
+    except Exception:  # noqa: BLE001 - cards that are not card codes: not the deck
+        return False
     return cards == Counter(full_deck())
 
 

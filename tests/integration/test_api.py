@@ -9,6 +9,7 @@ import pytest
 from api import create_app
 from service.bootstrap import wire
 from service.config import Settings
+from tests.integration.records import finished_record
 
 HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
@@ -190,9 +191,13 @@ def test_replay_export_and_import(client, game, admin_key):
     assert client.get(url, headers=bearer(game["seats"][0]["token"])).status_code == 403
     record = client.get(url, headers=bearer(game["admin_token"])).get_json()
     assert [e["version"] for e in record["events"]] == list(range(1, game["version"] + 1))
-    assert client.post("/v1/games/import", json=record).status_code == 403
-    imported = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
-    assert imported.status_code == 201 and imported.get_json()["id"] != game["id"]
+    assert client.post("/v1/games/import", json=finished_record()).status_code == 403
+    admin = {"X-Admin-Key": admin_key}
+    finished = client.post("/v1/games/import", json=finished_record(), headers=admin).get_json()
+    record = client.get(f"/v1/games/{finished['id']}/export",
+                        headers=bearer(finished["seats"][0]["token"])).get_json()
+    imported = client.post("/v1/games/import", json=record, headers=admin)
+    assert imported.status_code == 201 and imported.get_json()["id"] != finished["id"]
 
 
 def test_health_ready_and_metrics(client, game):
@@ -262,15 +267,11 @@ def test_r1_4_a_malformed_position_is_a_422_problem_and_creates_nothing(client, 
     assert client.get("/v1/games").get_json()["items"] == []
 
 
-def exported(client, game):
-    return client.get(f"/v1/games/{game['id']}/export", headers=bearer(game["admin_token"])).get_json()
-
-
 def test_r1_4_an_import_with_an_event_that_does_not_fold_is_a_422_and_creates_nothing(client, game,
                                                                                       admin_key):
-    record = exported(client, game)
-    record["events"].append({"version": len(record["events"]) + 1, "type": "CardDiscarded",
-                             "schema": 1, "data": {"seat": 9, "card": "2C"}})
+    record = finished_record()
+    discard = next(e for e in record["events"] if e["type"] == "CardDiscarded")
+    discard["data"].update(seat=9)
     response = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
     assert response.status_code == 422 and response.content_type == PROBLEM
     assert [g["id"] for g in client.get("/v1/games").get_json()["items"]] == [game["id"]]
@@ -278,7 +279,7 @@ def test_r1_4_an_import_with_an_event_that_does_not_fold_is_a_422_and_creates_no
 
 def test_r1_4_an_import_that_loses_cards_of_the_deck_is_a_422_and_creates_nothing(client, game,
                                                                                  admin_key):
-    record = exported(client, game)
+    record = finished_record()
     dealt = next(e for e in record["events"] if e["type"] == "RoundDealt")
     dealt["data"]["deck"] = dealt["data"]["deck"][:3]
     response = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})

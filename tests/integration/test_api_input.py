@@ -109,3 +109,138 @@ def test_the_body_limit_is_documented_on_every_operation_with_a_body():
         for method, operation in item.items():
             if isinstance(operation, dict) and "requestBody" in operation:
                 assert "413" in operation["responses"], (method, path)
+
+
+def act(client, game, body, **headers):
+    return client.post(f"/v1/games/{game['id']}/actions", json=body,
+                       headers={**bearer(active_token(client, game)), **headers})
+
+
+def test_a_meld_index_of_5000_digits_is_a_422_naming_the_field_without_python_internals(client,
+                                                                                          game):
+    text = '{"type": "lay_off", "meld": ' + "9" * 5000 + ', "card": "2C"}'
+    response = post_json(client, f"/v1/games/{game['id']}/actions", text,
+                         **bearer(active_token(client, game)))
+    problem = assert_problem(response, 422)
+    assert list(problem["errors"]["json"]) == ["meld"]
+    assert "sys." not in problem["detail"] and "4300 digits)" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+@pytest.mark.parametrize("profile", ["shanghai", "{}", "x" * 500])
+def test_a_profile_name_other_than_standard_is_a_422_naming_it(client, game, profile):
+    problem = assert_problem(client.post("/v1/games", json={"seats": HUMANS, "profile": profile}),
+                             422)
+    assert problem["errors"]["json"]["profile"] == [
+        f"profile {profile[:40] + ('…' if len(profile) > 40 else '')!r} is not supported; "
+        "only 'standard'."]
+    assert "JSON" not in problem["detail"] and "Expecting" not in problem["detail"]
+    assert_unchanged(client, game)
+
+
+@pytest.mark.parametrize("profile", [5, ["standard"], True])
+def test_a_profile_that_is_neither_a_name_nor_an_object_is_a_422(client, game, profile):
+    problem = assert_problem(client.post("/v1/games", json={"seats": HUMANS, "profile": profile}),
+                             422)
+    assert "profile" in problem["errors"]["json"]
+    assert_unchanged(client, game)
+
+
+@pytest.mark.parametrize("meld", ["0", 1.5, True, -1, 1000])
+def test_a_meld_index_is_a_json_integer_from_0_to_999(client, game, meld):
+    problem = assert_problem(act(client, game, {"type": "lay_off", "meld": meld, "card": "2C"}),
+                             422)
+    assert problem["errors"]["json"] == {"meld": ["Must be an integer from 0 to 999."]}
+    assert_unchanged(client, game)
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, False, -1, 2**63])
+def test_a_seed_is_a_json_integer_from_0_to_2_63_minus_1(client, game, seed):
+    problem = assert_problem(client.post("/v1/games", json={"seats": HUMANS, "seed": seed}), 422)
+    assert problem["errors"]["json"] == {"seed": [f"Must be an integer from 0 to {2**63 - 1}."]}
+    assert_unchanged(client, game)
+
+
+def test_the_largest_seed_is_accepted(client):
+    assert client.post("/v1/games", json={"seats": HUMANS, "seed": 2**63 - 1}).status_code == 201
+
+
+@pytest.mark.parametrize("key", ["", "k" * 201])
+def test_an_idempotency_key_is_1_to_200_characters(client, game, key):
+    response = act(client, game, {"type": "draw", "from": "discard"}, **{"Idempotency-Key": key})
+    problem = assert_problem(response, 422)
+    assert list(problem["errors"]["headers"]) == ["Idempotency-Key"]
+    assert_unchanged(client, game)
+    ok = act(client, game, {"type": "draw", "from": "discard"}, **{"Idempotency-Key": "k" * 200})
+    assert ok.status_code == 200
+
+
+@pytest.mark.parametrize("cursor", ["MTIz", "garbage!", "", "OjEyMw==", "MTI6YSBi",
+                                    "MDAxMjphYmNk", "MTI6YWJjZA"])
+def test_every_cursor_that_the_list_did_not_give_is_a_422(client, game, cursor):
+    assert_problem(client.get(f"/v1/games?cursor={cursor}"), 422)
+
+
+def test_a_cursor_the_list_gave_pages_on(client, game):
+    client.post("/v1/games", json={"seats": HUMANS})
+    first = client.get("/v1/games?limit=1").get_json()
+    rest = client.get(f"/v1/games?limit=1&cursor={first['next_cursor']}")
+    assert rest.status_code == 200 and len(rest.get_json()["items"]) == 1
+
+
+def import_(client, admin_key, record):
+    return client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
+
+
+def test_a_finished_games_record_is_imported(client, admin_key):
+    from tests.integration.records import finished_record
+    response = import_(client, admin_key, finished_record())
+    assert response.status_code == 201
+    assert client.get(response.headers["Location"]).get_json()["status"] == "finished"
+
+
+@pytest.mark.parametrize("cut", [50, 2, -1])
+def test_a_record_whose_last_event_is_not_game_ended_is_a_422_and_creates_nothing(client, game,
+                                                                                   admin_key,
+                                                                                   cut):
+    from tests.integration.records import finished_record
+    record = finished_record()
+    record["events"] = record["events"][:cut]
+    record["version"] = len(record["events"])
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert "finished" in problem["detail"] and "GameEnded" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def tampered(change):
+    from tests.integration.records import finished_record
+    record = finished_record()
+    change(record["events"])
+    return record
+
+
+def first(events, name):
+    return next(e for e in events if e["type"] == name)
+
+
+TAMPERED = {
+    "a field the event does not have": lambda events: first(events, "RoundEnded")["data"].update(
+        scores=[1, 2, 3, 4]),
+    "a field missing": lambda events: first(events, "CardDiscarded")["data"].pop("card"),
+    "a card not in the hand": lambda events: first(events, "CardDiscarded")["data"].update(
+        card="JK=5C"),
+    "a seat of the wrong type": lambda events: first(events, "CardDiscarded")["data"].update(
+        seat="north"),
+    "a schema newer than the code": lambda events: first(events, "CardDiscarded").update(
+        schema=7),
+}
+
+
+@pytest.mark.parametrize("change", TAMPERED.values(), ids=TAMPERED.keys())
+def test_a_tampered_record_is_a_422_naming_the_event_without_python_internals(client, game,
+                                                                              admin_key, change):
+    problem = assert_problem(import_(client, admin_key, tampered(change)), 422)
+    assert problem["detail"].startswith(("event ", "The request is not valid")), problem
+    for internal in ("__init__", "tuple.index", "KeyError", "TypeError", "got an unexpected"):
+        assert internal not in problem["detail"], problem["detail"]
+    assert_unchanged(client, game)

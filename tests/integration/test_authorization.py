@@ -6,6 +6,7 @@ import json
 import pytest
 
 from api import create_app
+from tests.integration.records import finished_record
 
 HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
 CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin")
@@ -137,8 +138,7 @@ def test_only_the_active_seats_own_token_can_act(client, table):
 
 
 def test_positions_and_imports_need_the_server_admin_key_not_a_game_token(client, table, admin_key):
-    record = client.get(f"/v1/games/{table['id']}/export",
-                        headers=bearer(table["callers"]["admin"])).get_json()
+    record = finished_record()
     for caller in CALLERS:
         headers = bearer(table["callers"][caller])
         assert client.post("/v1/games/import", json=record, headers=headers).status_code == 403

@@ -13,6 +13,7 @@ from domain import RuleViolation, awaiting
 from service import (ConcurrencyError, Forbidden, GameNotFound, IdempotencyKeyReused, Principal,
                      Unauthorized)
 from service.keys import meta_key
+from tests.integration.records import finished_record
 
 HUMANS = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
 CARD = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|\bJK\b")
@@ -198,13 +199,17 @@ def test_export_needs_a_finished_game_or_the_admin_and_import_recreates_it(servi
     play(service, game["id"], 20, random.Random(3))
     with pytest.raises(Forbidden):
         service.export(game["id"], seat(0))
-    record = service.export(game["id"], Principal(admin=True))
+    unfinished = service.export(game["id"], Principal(admin=True))
+    with pytest.raises(ValueError, match="finished"):
+        service.import_game(unfinished, admin_key=admin_key)
+    finished = service.import_game(finished_record(), admin_key=admin_key)
+    record = service.export(finished["id"], seat(0))
     with pytest.raises(Forbidden):
         service.import_game(record, admin_key="wrong")
     copy = service.import_game(record, admin_key=admin_key)
-    assert copy["id"] != game["id"] and copy["version"] == record["version"]
-    assert service.public_view(copy["id"]) == service.public_view(game["id"])
-    assert service.seat_view(copy["id"], seat(1))[1] == service.seat_view(game["id"], seat(1))[1]
+    assert copy["id"] != finished["id"] and copy["version"] == record["version"]
+    assert service.public_view(copy["id"]) == service.public_view(finished["id"])
+    assert service.seat_view(copy["id"], seat(1))[1] == service.seat_view(finished["id"], seat(1))[1]
 
 
 def test_a_position_needs_the_server_admin_key(service, admin_key):
