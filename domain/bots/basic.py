@@ -74,7 +74,7 @@ def helps_contract(view, card):
         return current.need > 0
     if not P.may_lower_need(kinds, hand, card, current):   # skips most analyses
         return False
-    return P.need_with(kinds, hand, card, final) < current.need
+    return P.lowers_need(kinds, hand, card, current.need, final)
 
 
 def goes_out_with(view, card):

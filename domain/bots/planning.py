@@ -120,6 +120,27 @@ def need_with(kinds, hand, card, final=False):
     return need
 
 
+def lowers_need(kinds, hand, card, need, final=False):
+    """True if ``hand`` plus ``card`` has a smaller ``need`` than ``need`` (the hand's own).
+
+    The same answer as ``need_with(...) < need``, cheaper in rounds 1-6: adding a card only
+    lifts the ranks and windows holding it among the candidates, so every candidate plan of
+    the new hand that does not use the card was already a plan of the hand, no better than
+    ``need``. Only the plans using the card are scored (a joker is used by every plan).
+    """
+    if final or card == JOKER:
+        return need_with(kinds, hand, card, final) < need
+    naturals = Counter(hand)
+    naturals[card] += 1
+    jokers = naturals.pop(JOKER, 0)
+    plans = _candidate_plans(kinds, naturals)
+    if not plans:
+        return _from_scratch(kinds) < need
+    rank = NUM[card]
+    return any(_plan_need(naturals, jokers, groups, runs) < need for groups, runs in plans
+               if rank in groups or any(w is not None and card in WINDOW_CODES[w] for w in runs))
+
+
 def may_lower_need(kinds, hand, card, analysis):
     """Cheap filter before `need_with`: False when ``card`` certainly cannot lower ``need``.
 

@@ -169,6 +169,27 @@ def test_planning_need_counts_missing_cards():
     assert planning.need_with(kinds, ("7H", "7S", "7D", "KC", "KD", "2S"), "KS") == 0
 
 
+def test_planning_shortcuts_agree_with_the_full_analysis():
+    """need_with and lowers_need (the cheap paths bots use for an offered card) give what a
+    full analysis of the hand plus the card gives, over random hands of every contract."""
+    from domain.cards import full_deck
+    from domain.contracts import CONTRACTS, DEAL_SIZES
+
+    rng = random.Random(5)
+    deck = full_deck()
+    for case in range(600):
+        round_ = 1 + case % 6
+        kinds = CONTRACTS[round_]
+        cards = rng.sample(deck, DEAL_SIZES[round_] + 1)
+        hand, card = tuple(cards[:-1]), cards[-1]
+        need = planning.analyze(kinds, hand).need
+        planning._cache.clear()
+        planning._needs.clear()
+        after = planning.need_with(kinds, hand, card)
+        assert after == planning.analyze(kinds, hand + (card,)).need
+        assert planning.lowers_need(kinds, hand, card, need) == (after < need)
+
+
 def test_planning_final_round_counts_cards_outside_the_runs():
     """R8.2: every card must go into the three runs; a stray card counts as needed."""
     runs = ("3H", "4H", "5H", "6H", "8C", "9C", "10C", "JC", "2S", "3S", "4S", "5S")
