@@ -13,7 +13,7 @@ at most one group ever needs to borrow a natural from a run; the search relies o
 
 from functools import lru_cache
 
-from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, is_natural, joker_as, number_and_suit
+from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, joker_as, number_and_suit
 from domain.contracts import CONTRACTS, FINAL_ROUND
 from domain.melds import GROUP, RUN
 
@@ -63,40 +63,50 @@ def _deficit(round_, key):
 # -- rounds 1-6: the contract at minimum lengths --------------------------------------------
 
 def _tally(hand):
-    """(jokers, counts[suit][rank 1..13], totals[rank]) of a hand."""
+    """(jokers, counts[suit][rank 1..13], totals[rank], held[suit]) of a hand.
+
+    ``held[suit]`` has bit p set when position p (1..14, an ace at both ends) has a natural.
+    """
     counts = [[0] * 14 for _ in SUITS]
     totals = [0] * 14
+    held = [0] * len(SUITS)
     jokers = 0
     for code in hand:
         if code == JOKER:
             jokers += 1
             continue
-        if not is_natural(code):
+        found = _NATURAL.get(code)
+        if found is None:
             raise ValueError(f"{code!r} is not a card code")
-        number, suit = number_and_suit(code)
-        counts[_SUIT_INDEX[suit]][number] += 1
+        number, si, bits = found
+        counts[si][number] += 1
         totals[number] += 1
-    return jokers, counts, totals
+        held[si] |= bits
+    return jokers, counts, totals, held
 
 
-_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+# natural code -> (rank number, suit index, its position bits: an ace is at 1 and 14)
+_NATURAL = {card_at(n, suit): (n, si, (1 << n) | ((1 << ACE_HIGH) if n == 1 else 0))
+            for si, suit in enumerate(SUITS) for n in range(1, 14)}
 
 
 def _rank(position):
     return 1 if position == ACE_HIGH else position
 
 
-def _windows(counts, max_holes):
+def _windows(held, max_holes):
     """Run windows (holes, suit index, low) with at least one natural, fewest holes first."""
-    out = []
-    for si, row in enumerate(counts):
-        held = sum(1 << p for p in range(1, ACE_HIGH + 1) if row[_rank(p)])  # bit p: position p
-        for low in RUN_LOWS:
-            have = ((held >> low) & 0b1111).bit_count()
-            if have and _RUN_LEN - have <= max_holes:
-                out.append((_RUN_LEN - have, si, low))
+    out = [(holes, si, low) for si, mask in enumerate(held)
+           for holes, low in _suit_windows(mask) if holes <= max_holes]
     out.sort()
     return out
+
+
+@lru_cache(maxsize=None)  # one entry per suit mask seen (at most 2**14)
+def _suit_windows(mask):
+    """(holes, low) of every window of one suit's position mask holding a natural."""
+    return tuple((_RUN_LEN - have, low) for low in RUN_LOWS
+                 if (have := ((mask >> low) & 0b1111).bit_count()))
 
 
 def _contract_plan(kinds, hand, stop_at_zero):
@@ -107,8 +117,8 @@ def _contract_plan(kinds, hand, stop_at_zero):
     ``(cost, melds or None)``; melds are built only for cost 0.
     """
     n_groups, n_runs = kinds.count(GROUP), kinds.count(RUN)
-    jokers, counts, totals = _tally(hand)
-    windows = _windows(counts, jokers if stop_at_zero else _RUN_LEN - 1)
+    jokers, counts, totals, held = _tally(hand)
+    windows = _windows(held, jokers if stop_at_zero else _RUN_LEN - 1)
     if not stop_at_zero:
         windows.append((_RUN_LEN, None, None))  # a run still to be drawn entirely
     group_floor = _groups(totals, n_groups, ())[0]
@@ -192,6 +202,13 @@ def _lendable(chosen):
     return out
 
 
+@lru_cache(maxsize=None)  # one entry per count of naturals a rank can have
+def _marginals(c):
+    """Marginal holes of the 1st, 2nd, ... group of a rank with ``c`` naturals (one per natural)."""
+    return tuple(max(0, _GROUP_LEN * j - c) - max(0, _GROUP_LEN * (j - 1) - c)
+                 for j in range(1, c + 1))
+
+
 def _groups(totals, n_groups, lendable):
     """Cheapest ``n_groups`` groups from rank totals: ``(holes, groups without natural, plan)``.
 
@@ -202,14 +219,8 @@ def _groups(totals, n_groups, lendable):
     """
     if not n_groups:
         return 0, 0, ()
-    items = []
-    for r in range(1, 14):
-        c = totals[r]
-        before = 0
-        for j in range(1, min(n_groups, c) + 1):
-            now = max(0, _GROUP_LEN * j - c)
-            items.append((now - before, 0, r, False))
-            before = now
+    items = [(holes, 0, r, False) for r in range(1, 14)
+             for holes in _marginals(totals[r])[:n_groups]]
     items.extend((_GROUP_LEN, 0, r, True) for r in lendable)
     items.extend([(_GROUP_LEN, 1, 0, False)] * n_groups)
     items.sort()
@@ -275,7 +286,7 @@ def _deal_rank(counts, r, n):
 
 def _final_plan(hand):
     """Three runs using every card of ``hand`` (R8.2), same-suit runs apart (R4.3), or None."""
-    jokers, counts, _ = _tally(hand)
+    jokers, counts, _, _ = _tally(hand)
     suits = [si for si in range(len(SUITS)) if any(counts[si])]
     if not suits or len(suits) > 3:
         return None
