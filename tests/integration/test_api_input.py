@@ -244,3 +244,66 @@ def test_a_tampered_record_is_a_422_naming_the_event_without_python_internals(cl
     for internal in ("__init__", "tuple.index", "KeyError", "TypeError", "got an unexpected"):
         assert internal not in problem["detail"], problem["detail"]
     assert_unchanged(client, game)
+
+
+def openapi():
+    from api.cli import openapi_document
+    return openapi_document()
+
+
+FORMAT_FIELDS = {"draw": ({"from"}, set()), "buy": (set(), {"card"}), "pass": (set(), {"card"}),
+                 "open": ({"melds"}, set()), "lay_off": ({"meld", "card"}, {"end"}),
+                 "swap_joker": ({"meld", "card", "joker_to"}, set()),
+                 "discard": ({"card"}, set())}
+
+
+def test_the_documented_action_body_is_one_schema_per_type_with_its_fields_of_format_md():
+    document = openapi()
+    operation = document["paths"]["/v1/games/{game_id}/actions"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    mapping = body["discriminator"]["mapping"]
+    assert body["discriminator"]["propertyName"] == "type"
+    assert sorted(mapping) == sorted(FORMAT_FIELDS)
+    assert sorted(r["$ref"] for r in body["oneOf"]) == sorted(mapping.values())
+    for name, (required, optional) in FORMAT_FIELDS.items():
+        schema = document["components"]["schemas"][mapping[name].rsplit("/", 1)[1]]
+        assert schema["properties"]["type"]["enum"] == [name]
+        assert set(schema["required"]) == required | {"type"}, name
+        assert set(schema["properties"]) == required | optional | {"type"}, name
+        assert schema["additionalProperties"] is False
+    assert {"413", "422", "503"} <= set(operation["responses"])
+
+
+def test_every_operation_that_reads_redis_documents_503_and_no_unused_component_is_left():
+    document = openapi()
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if path not in ("/health", "/metrics") and isinstance(operation, dict):
+                assert "503" in operation["responses"], (method, path)
+    assert "PaginationMetadata" not in document["components"]["schemas"]
+
+
+def test_the_event_feed_documents_every_event_type_and_its_data():
+    from domain.events import EVENT_TYPES
+    event = openapi()["components"]["schemas"]["Event"]
+    assert event["properties"]["type"]["enum"] == list(EVENT_TYPES)
+    assert all(f"`{name}`" in event["properties"]["data"]["description"] for name in EVENT_TYPES)
+
+
+@pytest.mark.parametrize("body", [{"type": "draw", "from": "stock", "card": "2C"},
+                                  {"type": "discard", "card": "2C", "melds": [["2C"]]},
+                                  {"type": "pass", "from": "stock"}])
+def test_an_action_with_a_field_of_another_type_is_a_422(client, game, body):
+    problem = assert_problem(act(client, game, body), 422)
+    assert all(m == [f"Not a field of {body['type']}."] for m in problem["errors"]["json"].values())
+    assert_unchanged(client, game)
+
+
+def test_every_legal_action_of_a_view_is_a_body_the_document_accepts(client, game):
+    from api.resources.actions.schemas import BY_TYPE
+    token = active_token(client, game)
+    view = act(client, game, {"type": "draw", "from": "discard"}).get_json()["view"]
+    assert view["legal_actions"]
+    for action in view["legal_actions"]:
+        BY_TYPE[action["type"]]().load(action)
+    assert client.get(f"/v1/games/{game['id']}/view", headers=bearer(token)).status_code == 200

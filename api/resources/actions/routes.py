@@ -13,7 +13,7 @@ blp = Blueprint("actions", __name__, url_prefix="/v1/games", description="Playin
 @blp.arguments(ActionSchema, example={"type": "draw", "from": "stock"})
 @blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(200, ActionResultSchema, headers={**ETAG_HEADER, **PRIVATE_HEADERS})
-@blp.problems(400, 401, 403, 404, 409, 413)
+@blp.problems(400, 401, 403, 404, 409, 413, 503)
 def act(action, headers, game_id):
     """Play one action for the caller's seat (FORMAT.md vocabulary)"""
     key = headers.get("idempotency_key")

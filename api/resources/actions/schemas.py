@@ -9,8 +9,6 @@ CARD = validate.Regexp(rf"^(?:{_RANK}|JK(?:={_RANK})?)$", error="Not a card code
 MAX_MELD = 999
 MAX_KEY = 200  # characters of an Idempotency-Key
 TYPES = ("draw", "buy", "pass", "open", "lay_off", "swap_joker", "discard")
-REQUIRED = {"draw": ("from",), "open": ("melds",), "lay_off": ("meld", "card"),
-            "swap_joker": ("meld", "card", "joker_to"), "discard": ("card",)}
 
 
 def card(**kwargs) -> fields.String:
@@ -32,28 +30,126 @@ class JokerTargetSchema(ma.Schema):
     end = fields.String(validate=validate.OneOf(("low", "high")))
 
 
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.Equal(name))
+
+
+def _from(**kwargs) -> fields.String:
+    return fields.String(data_key="from", attribute="from",
+                         validate=validate.OneOf(("stock", "discard")), **kwargs)
+
+
+def _melds(**kwargs) -> fields.List:
+    return fields.List(fields.List(card(), validate=validate.Length(min=1, max=14)),
+                       validate=validate.Length(min=1, max=4), **kwargs)
+
+
+def _end(**kwargs) -> fields.String:
+    return fields.String(validate=validate.OneOf(("low", "high")), **kwargs)
+
+
+def _answered(**kwargs) -> fields.String:
+    return card(metadata={"description": "Optional: the card on offer this answers; refused "
+                                         "(R6.1) if another card is on offer now"}, **kwargs)
+
+
+class DrawActionSchema(ma.Schema):
+    """``draw``: the active seat takes the discard top, or chooses the stock (which opens a buy
+    offer when one can be paid, R6.8)."""
+
+    type = _type("draw")
+    from_ = _from(required=True)
+
+
+class BuyActionSchema(ma.Schema):
+    """``buy``: a seat other than the active one asks for the card on offer (R6.2)."""
+
+    type = _type("buy")
+    card = _answered()
+
+
+class PassActionSchema(ma.Schema):
+    """``pass``: a seat other than the active one declines the card on offer (R6.9)."""
+
+    type = _type("pass")
+    card = _answered()
+
+
+class OpenActionSchema(ma.Schema):
+    """``open``: go down with the round's contract (R4.2; R8.2 in round 7); runs low to high,
+    a joker as ``JK=<card>`` in a run and ``JK`` in a group."""
+
+    type = _type("open")
+    melds = _melds(required=True)
+
+
+class LayOffActionSchema(ma.Schema):
+    """``lay_off``: add a card to a meld on the table (R7.1-R7.4); ``end`` where it fits both
+    ends of a run."""
+
+    type = _type("lay_off")
+    meld = meld_index(required=True)
+    card = card(required=True)
+    end = _end()
+
+
+class SwapJokerActionSchema(ma.Schema):
+    """``swap_joker``: put the natural card in place of a meld's joker and play the joker on
+    another meld (R7.5)."""
+
+    type = _type("swap_joker")
+    meld = meld_index(required=True)
+    card = card(required=True)
+    joker_to = fields.Nested(JokerTargetSchema, required=True)
+
+
+class DiscardActionSchema(ma.Schema):
+    """``discard``: end the turn with a card from the hand (R5.5)."""
+
+    type = _type("discard")
+    card = card(required=True)
+
+
+BY_TYPE = {"draw": DrawActionSchema, "buy": BuyActionSchema, "pass": PassActionSchema,
+           "open": OpenActionSchema, "lay_off": LayOffActionSchema,
+           "swap_joker": SwapJokerActionSchema, "discard": DiscardActionSchema}
+FIELDS = {name: {f.data_key or key: f.required for key, f in cls._declared_fields.items()}
+          for name, cls in BY_TYPE.items()}
+
+
 class ActionSchema(ma.Schema):
-    """One player action (FORMAT.md `do`); which fields apply depends on ``type``. ``buy`` and
-    ``pass`` may carry ``card``, the card on offer they answer (optional, R6.1)."""
+    """One player action (FORMAT.md `do`): exactly the fields of its ``type`` (documented per
+    type as the request body, ``oneOf`` with ``type`` as discriminator). ``buy`` and ``pass``
+    may carry ``card``, the card on offer they answer (optional, R6.1)."""
 
     type = fields.String(required=True, validate=validate.OneOf(TYPES))
-    from_ = fields.String(data_key="from", attribute="from",
-                          validate=validate.OneOf(("stock", "discard")))
-    melds = fields.List(fields.List(card(), validate=validate.Length(min=1, max=14)),
-                        validate=validate.Length(min=1, max=4))
+    from_ = _from()
+    melds = _melds()
     meld = meld_index()
     card = card(metadata={"description": "The card discarded, laid off or swapped in "
                                           "(required there); for buy and pass, optional: the "
                                           "card on offer the answer is for, refused (R6.1) "
                                           "if another card is on offer now"})
-    end = fields.String(validate=validate.OneOf(("low", "high")))
+    end = _end()
     joker_to = fields.Nested(JokerTargetSchema)
 
     @ma.validates_schema
     def _has_fields_of_type(self, data, **kwargs):
-        missing = [f for f in REQUIRED.get(data.get("type"), ()) if f not in data]
-        if missing:
-            raise ma.ValidationError({f: [f"Required for {data['type']}."] for f in missing})
+        name = data.get("type")
+        allowed = FIELDS.get(name, {})
+        errors = {f: [f"Required for {name}."] for f, required in allowed.items()
+                  if required and f not in data}
+        errors.update({f: [f"Not a field of {name}."] for f in data if f not in allowed})
+        if errors:
+            raise ma.ValidationError(errors)
+
+    @classmethod
+    def openapi_body(cls) -> dict:
+        """The request body as documented: one schema per type (api.resources.Blueprint)."""
+        refs = {name: f"#/components/schemas/{schema.__name__.removesuffix('Schema')}"
+                for name, schema in BY_TYPE.items()}
+        return {"oneOf": list(BY_TYPE.values()),
+                "discriminator": {"propertyName": "type", "mapping": refs}}
 
 
 class ActionHeadersSchema(ma.Schema):

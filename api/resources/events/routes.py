@@ -20,7 +20,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event f
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventPageSchema, headers=PRIVATE_HEADERS)
-@blp.problems(401, 404)
+@blp.problems(401, 404, 503)
 @blp.doc(security=[{}, BEARER])
 def events(args, game_id):
     """The caller's events after version N, waiting up to S seconds for one
@@ -40,7 +40,7 @@ def events(args, game_id):
               headers=PRIVATE_HEADERS,
               description="One event per version (schema: each event); comment heartbeats; "
                           "ends when the game is finished or after a while")
-@blp.problems(401, 404)
+@blp.problems(401, 404, 503)
 def stream(args, headers, game_id):
     """The caller's events as Server-Sent Events, resumable with Last-Event-ID"""
     svc, who = service(), principal(game_id)

@@ -17,7 +17,7 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games an
 @blp.route("", methods=["POST"])
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
-@blp.problems(400, 403, 413)
+@blp.problems(400, 403, 413, 503)
 @blp.doc(security=[{}, ADMIN_KEY])
 def create_game(body):
     """Create a game"""
@@ -31,6 +31,7 @@ def create_game(body):
 @blp.arguments(s.GameListArgsSchema, location="query")
 @blp.response(200, s.GameListSchema, headers={"Link": {"schema": {"type": "string"},
                                                        "description": 'rel="next" page'}})
+@blp.problems(503)
 def list_games(args):
     """List games, newest first"""
     page = service().list_games(status=args.get("status"), limit=args["limit"],
@@ -47,7 +48,7 @@ def list_games(args):
 @blp.doc(parameters=[IF_NONE_MATCH])
 @blp.response(200, t.TableSchema, headers=ETAG_HEADER)
 @blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
-@blp.problems(404)
+@blp.problems(404, 503)
 def get_game(game_id):
     """The public table: no hidden card"""
     version, view = service().public_view(game_id)
@@ -58,7 +59,7 @@ def get_game(game_id):
 @blp.doc(parameters=[IF_NONE_MATCH], security=[BEARER])
 @blp.response(200, t.SeatViewSchema, headers=PRIVATE_ETAG)
 @blp.alt_response(304, description="Not modified", headers=PRIVATE_ETAG)
-@blp.problems(401, 403, 404)
+@blp.problems(401, 403, 404, 503)
 def get_view(game_id):
     """The caller's seat view with its legal actions"""
     version, view = service().seat_view(game_id, principal(game_id))
@@ -68,7 +69,7 @@ def get_view(game_id):
 @blp.route("/<game_id>/replay", methods=["GET"])
 @blp.arguments(t.ReplayArgsSchema, location="query")
 @blp.response(200, t.ReplaySchema, headers=PRIVATE_HEADERS)
-@blp.problems(401, 404)
+@blp.problems(401, 404, 503)
 @blp.doc(security=[{}, BEARER])
 def replay(args, game_id):
     """The table after event N: full when finished or for the admin, else the caller's view"""
@@ -77,7 +78,7 @@ def replay(args, game_id):
 
 @blp.route("/<game_id>/export", methods=["GET"])
 @blp.response(200, s.GameRecordSchema, headers=PRIVATE_HEADERS)
-@blp.problems(401, 403, 404)
+@blp.problems(401, 403, 404, 503)
 @blp.doc(security=[BEARER])
 def export_game(game_id):
     """The full record of a finished game"""
@@ -87,7 +88,7 @@ def export_game(game_id):
 @blp.route("/import", methods=["POST"])
 @blp.arguments(s.GameRecordSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
-@blp.problems(400, 403, 413)
+@blp.problems(400, 403, 413, 503)
 @blp.doc(security=[ADMIN_KEY])
 def import_game(record):
     """Re-create a game from an exported record (server admin key)"""
