@@ -179,7 +179,7 @@ def _analyze(kinds, hand):
         return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers)
     scored.sort(key=itemgetter(0, 1))   # stable: ties keep the candidates' order
     best = scored[0][0]
-    wanted, support, options = set(), Counter(), []
+    wanted, support, options = set(), {}, []
     for need, _, _, _, used, slots in scored:
         if need > best + NEAR:
             break
@@ -188,7 +188,7 @@ def _analyze(kinds, hand):
             for slot in slots:
                 wanted.update(slot)
         for code in used:
-            support[code] += weight
+            support[code] = support.get(code, 0.0) + weight   # a dict: Counter's += is slower
         options.append((need, used, slots))
     for code in support:
         support[code] /= naturals[code]
