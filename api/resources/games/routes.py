@@ -33,7 +33,11 @@ def create_game(body):
                                                        "description": 'rel="next" page'}})
 @blp.problems(503)
 def list_games(args):
-    """List games, newest first"""
+    """List games, newest first
+
+    By creation time (ms), then by id (descending) among games of the same millisecond: a
+    fixed order, so following ``next_cursor`` never skips nor repeats a game.
+    """
     page = service().list_games(status=args.get("status"), limit=args["limit"],
                                 cursor=args.get("cursor"))
     headers = {}
