@@ -43,6 +43,8 @@ for _suit in SUITS:
         POINTS[_code] = card_points(_code)
 WINDOW_CODES = {(s, low): tuple(card_at(n, s) for n in range(low, low + RUN_SIZE))
                 for s in SUITS for low in RUN_LOWS}
+_WINDOW_SETS = {window: frozenset(codes) for window, codes in WINDOW_CODES.items()}
+_WINDOW_SETS[None] = frozenset()        # a run slot with no candidate window holds nothing
 # Bit n of a suit mask = rank number n held (an ace sets bits 1 and 14).
 BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
 _POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
@@ -133,12 +135,13 @@ def lowers_need(kinds, hand, card, need, final=False):
     naturals = Counter(hand)
     naturals[card] += 1
     jokers = naturals.pop(JOKER, 0)
-    plans = _candidate_plans(kinds, naturals)
-    if not plans:
+    group_sets, run_sets = _candidates(kinds, naturals)
+    if not run_sets:
         return _from_scratch(kinds) < need
     rank = NUM[card]
-    return any(_plan_need(naturals, jokers, groups, runs) < need for groups, runs in plans
-               if rank in groups or any(w is not None and card in WINDOW_CODES[w] for w in runs))
+    runs_using = [runs for runs in run_sets if any(card in _WINDOW_SETS[w] for w in runs)]
+    return any(_plan_need(naturals, jokers, groups, runs) < need for groups in group_sets
+               for runs in (run_sets if rank in groups else runs_using))
 
 
 def may_lower_need(kinds, hand, card, analysis):
@@ -210,7 +213,13 @@ def _least_need(kinds, naturals, jokers):
 
 
 def _candidate_plans(kinds, naturals):
-    """Every ``(groups, runs)`` plan over the candidate ranks and windows, in a fixed order.
+    """Every ``(groups, runs)`` plan over the candidate ranks and windows, in a fixed order."""
+    group_sets, run_sets = _candidates(kinds, naturals)
+    return [(groups, runs) for groups in group_sets for runs in run_sets]
+
+
+def _candidates(kinds, naturals):
+    """The candidate group ranks and run windows of a plan: ``(group sets, run sets)``.
 
     Groups: each ``n_groups``-subset of the ``n_groups + 1`` likeliest ranks; runs: each
     ``n_runs``-subset of the ``n_runs + 2`` likeliest windows whose same-suit runs keep
@@ -220,9 +229,7 @@ def _candidate_plans(kinds, naturals):
     n_runs = len(kinds) - n_groups
     run_cands = _run_candidates(naturals, n_runs + 2) if n_runs else ()
     run_sets = [runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs)]
-    return [(groups, runs) for groups in combinations(_group_candidates(naturals, n_groups + 1),
-                                                      n_groups)
-            for runs in run_sets]
+    return list(combinations(_group_candidates(naturals, n_groups + 1), n_groups)), run_sets
 
 
 def _group_candidates(naturals, k):
