@@ -8,7 +8,7 @@ from domain.decide_common import (
 )
 from domain.errors import RuleViolation
 from domain.events import BuyPassed, BuyRequested, CardBought, Event, OfferClosed, OfferOpened
-from domain.offers import PENDING, outcome, purchase_payable, waiting_for
+from domain.offers import PENDING, outcome, purchase_payable, waiting_for, with_answer
 from domain.state import GameState
 
 
@@ -44,9 +44,13 @@ def answer(state: GameState, seat: object, action: dict, rng: random.Random) -> 
         raise RuleViolation("R6.4", "you bought the previous card: no two purchases in a row")
     if seat in offer.buyers or seat in offer.passed:
         raise RuleViolation("R6.9", "you have answered this offer already")
+    buys = action["type"] == "buy"
     batch = Batch(state)
-    batch.add(BuyRequested(seat=seat) if action["type"] == "buy" else BuyPassed(seat=seat))
-    resolve(batch, rng)
+    batch.add(BuyRequested(seat=seat) if buys else BuyPassed(seat=seat))
+    # Most answers leave the offer open (a seat ahead has not answered yet): settle that on
+    # the offer alone rather than folding the answer into a new state first.
+    if outcome(with_answer(offer, seat, buys), rnd.turn, state.seats) != PENDING:
+        resolve(batch, rng)
     return batch.events
 
 

@@ -12,6 +12,7 @@ from domain import events as ev
 from domain.cards import joker_as, physical_card
 from domain.deal import deal_from_deck
 from domain.melds import Meld, meld_kind
+from domain.offers import with_answer
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
@@ -109,14 +110,12 @@ def _offer_opened(game: Fields, rnd: Fields, e: ev.OfferOpened) -> tuple[Fields,
 
 
 def _buy_requested(game: Fields, rnd: Fields, e: ev.BuyRequested) -> tuple[Fields, Fields]:
-    offer = rnd["offer"]
-    rnd["offer"] = Offer(offer.card, offer.barred, offer.buyers + (e.seat,), offer.passed)
+    rnd["offer"] = with_answer(rnd["offer"], e.seat, buys=True)
     return game, rnd
 
 
 def _buy_passed(game: Fields, rnd: Fields, e: ev.BuyPassed) -> tuple[Fields, Fields]:
-    offer = rnd["offer"]
-    rnd["offer"] = Offer(offer.card, offer.barred, offer.buyers, offer.passed + (e.seat,))
+    rnd["offer"] = with_answer(rnd["offer"], e.seat, buys=False)
     return game, rnd
 
 

@@ -16,7 +16,19 @@ def priority_order(active: int, seats: int) -> tuple[int, ...]:
 
 def eligible(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
     """Seats that may answer the offer: not the active seat (R6.7), not the barred one (R6.4)."""
-    return tuple(s for s in priority_order(active, seats) if s != offer.barred)
+    return _eligible(active, seats, offer.barred)
+
+
+@lru_cache(maxsize=None)  # a handful of (active, seats, barred) triples, asked at every step
+def _eligible(active: int, seats: int, barred: int | None) -> tuple[int, ...]:
+    return tuple(s for s in priority_order(active, seats) if s != barred)
+
+
+def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
+    """`offer` after `seat` asked to buy (`buys`) or passed (R6.2, R6.9)."""
+    if buys:
+        return Offer(offer.card, offer.barred, offer.buyers + (seat,), offer.passed)
+    return Offer(offer.card, offer.barred, offer.buyers, offer.passed + (seat,))
 
 
 def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
