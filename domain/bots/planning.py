@@ -44,6 +44,8 @@ for _suit in SUITS:
 WINDOW_CODES = {(s, low): tuple(card_at(n, s) for n in range(low, low + RUN_SIZE))
                 for s in SUITS for low in RUN_LOWS}
 _WINDOW_SETS = {window: frozenset(codes) for window, codes in WINDOW_CODES.items()}
+# Per suit, the code at each run position 1..14 (both ends are the ace; index 0 unused).
+POSITION_CODES = {s: (None,) + tuple(card_at(n, s) for n in range(1, ACE_HIGH + 1)) for s in SUITS}
 _WINDOW_SETS[None] = frozenset()        # a run slot with no candidate window holds nothing
 # Bit n of a suit mask = rank number n held (an ace sets bits 1 and 14).
 BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
@@ -237,7 +239,7 @@ def _group_candidates(naturals, k):
     by_rank = {}
     for code, n in naturals.items():
         by_rank[NUM[code]] = by_rank.get(NUM[code], 0) + n
-    ranked = sorted((-n, RANK_POINTS[rank], rank) for rank, n in by_rank.items())[:k]
+    ranked = sorted([(-n, RANK_POINTS[rank], rank) for rank, n in by_rank.items()])[:k]
     return tuple(rank for _, _, rank in ranked) + (None,) * (k - len(ranked))
 
 
@@ -375,21 +377,21 @@ def _analyze_final(hand):
             continue
         suit, lo, hi = pick
         spans.append(pick)
-        row = rows[suit]
+        row, codes = rows[suit], POSITION_CODES[suit]
         for n in range(lo, hi + 1):
             r = 1 if n == ACE_HIGH else n
             if row[r]:
                 row[r] -= 1
-                used.append(card_at(n, suit))
+                used.append(codes[n])
                 if not row[r]:          # the last copy: the position is no longer held
-                    present[suit] &= ~BIT[card_at(r, suit)]
+                    present[suit] &= ~BIT[codes[n]]
             else:
                 holes += 1
-                wanted.add(card_at(n, suit))
-                slots.append((card_at(n, suit),))
+                wanted.add(codes[n])
+                slots.append((codes[n],))
         for n in (lo - 1, hi + 1):
             if 1 <= n <= ACE_HIGH:
-                wanted.add(card_at(n, suit))
+                wanted.add(codes[n])
     orphans = sum(sum(row) for row in rows.values())
     need = max(0, holes - jokers) + orphans
     counts = Counter(c for c in hand if c != JOKER)
