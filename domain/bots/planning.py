@@ -44,9 +44,10 @@ for _suit in SUITS:
 WINDOW_CODES = {(s, low): tuple(card_at(n, s) for n in range(low, low + RUN_SIZE))
                 for s in SUITS for low in RUN_LOWS}
 _WINDOW_SETS = {window: frozenset(codes) for window, codes in WINDOW_CODES.items()}
-# Per suit, the code at each run position 1..14 (both ends are the ace; index 0 unused).
-POSITION_CODES = {s: (None,) + tuple(card_at(n, s) for n in range(1, ACE_HIGH + 1)) for s in SUITS}
 _WINDOW_SETS[None] = frozenset()        # a run slot with no candidate window holds nothing
+# Per suit, the code at each run position 1..14 (both ends are the ace; index 0 unused).
+POSITION_CODES = {s: (None,) + tuple(card_at(n, s) for n in range(1, ACE_HIGH + 1))
+                  for s in SUITS}
 # Bit n of a suit mask = rank number n held (an ace sets bits 1 and 14).
 BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
 _POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
@@ -147,7 +148,7 @@ def lowers_need(kinds, hand, card, need, final=False):
 
 
 def may_lower_need(kinds, hand, card, analysis):
-    """Cheap filter before `need_with`: False when ``card`` certainly cannot lower ``need``.
+    """Cheap filter before `lowers_need`: False when ``card`` certainly cannot lower ``need``.
 
     A card can only help a plan it fills a hole of (``analysis.wanted``) or a plan built
     around cards it joins: a rank mate (groups) or a suit mate within a run's reach (runs).
