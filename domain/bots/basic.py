@@ -158,7 +158,9 @@ def pick_discard(view):
         """Sort key, least useful first: plan support, potential, then costliest, then code."""
         if code == JOKER:
             return (9, 0, 0, code)
-        return (support.get(code, 0.0), P.potential(counts, code, groups, runs), -P.POINTS[code], code)
+        return (support.get(code, 0.0), P.potential(counts, code, groups, runs),
+                -P.POINTS[code], code)
+
     # The same card as min(candidates, key=usefulness), but `potential` (the costly part of
     # the key) is computed only for the cards tied on the least support.
     least = min(map(least_support, candidates))
