@@ -1,7 +1,8 @@
 """Validate the seats of a new game (R1.1): who sits where, human or bot (with a level)."""
 from __future__ import annotations
 
-BOT_LEVELS = ("random", "basic", "strong")
+from domain.bots import BOT_LEVELS
+
 MAX_NAME = 40
 
 

@@ -12,7 +12,8 @@ import urllib.request
 
 import click
 
-LEVELS = ("random", "basic", "strong")
+from domain.bots import BOT_LEVELS
+
 POLL_WAIT_S = 25
 
 
@@ -52,7 +53,7 @@ def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo
 @click.command("play-bots")
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True,
               help="Base URL of the running service.")
-@click.option("--level", "levels", multiple=True, type=click.Choice(LEVELS),
+@click.option("--level", "levels", multiple=True, type=click.Choice(BOT_LEVELS),
               help="Level of each seat (repeat up to 4 times; the last one fills the rest).")
 @click.option("--seed", type=int, default=None, help="Seed of the game (reproducible deal).")
 @click.option("--timeout", type=float, default=300, show_default=True,

@@ -3,6 +3,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.resources.events.schemas import EVENT_NAMES
+from domain.bots import BOT_LEVELS
 from api.resources.fields import integer
 from api.resources.games.tables import STATUS, seat
 
@@ -15,7 +16,7 @@ class SeatSpecSchema(ma.Schema):
 
     kind = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     name = fields.String(validate=validate.Length(min=1, max=40))
-    level = fields.String(validate=validate.OneOf(("random", "basic", "strong")))
+    level = fields.String(validate=validate.OneOf(BOT_LEVELS))
 
 
 def _profile(value: object) -> None:
