@@ -7,40 +7,14 @@ from pathlib import Path
 import pytest
 
 from api import create_app
+from tests.integration.api_client import (  # noqa: F401 (fixtures)
+    HUMANS, PROBLEM, active_token, app, bearer, client, game)
 from service.bootstrap import wire
 from service.config import Settings
 from tests.integration.records import finished_record
 
-HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
-PROBLEM = "application/problem+json"
 
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(service):
-    return create_app({"RUMMY_SERVICE": service, "TESTING": True,
-                       "RUMMY_SSE_MAX_S": 1.0, "RUMMY_SSE_HEARTBEAT_S": 0.2})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def game(client):
-    response = client.post("/v1/games", json={"seats": HUMANS, "seed": 7})
-    assert response.status_code == 201
-    return response.get_json()
-
-
-def active_token(client, game):
-    turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
-    return game["seats"][turn]["token"]
 
 
 def draw(client, game, token=None, **headers):

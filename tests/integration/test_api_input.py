@@ -3,36 +3,8 @@ deep or too large, numbers and headers outside the document, records that are no
 games. Every refusal is a problem+json with type/title/status/detail and changes nothing."""
 import pytest
 
-from api import create_app
-
-HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
-PROBLEM = "application/problem+json"
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(service):
-    return create_app({"RUMMY_SERVICE": service, "TESTING": True})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def game(client):
-    response = client.post("/v1/games", json={"seats": HUMANS, "seed": 7})
-    assert response.status_code == 201
-    return response.get_json()
-
-
-def active_token(client, game):
-    turn = client.get(f"/v1/games/{game['id']}").get_json()["turn"]
-    return game["seats"][turn]["token"]
+from tests.integration.api_client import (  # noqa: F401 (fixtures)
+    HUMANS, PROBLEM, active_token, app, bearer, client, game)
 
 
 def assert_problem(response, status):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
@@ -15,26 +14,10 @@ from service import Principal
 from service.bootstrap import wire
 from service.config import Settings
 from workers import jobs, runtime
-from service.followups import (bot_job_id, deadline_job_id, enqueue_unique, install, make_queue,
-                             score_job_id)
+from service.followups import bot_job_id, deadline_job_id, enqueue_unique, score_job_id
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
-
-
-@pytest.fixture
-def wiring(redis_url, redis_client):
-    """The jobs' wiring on the test server with the RQ hook (jobs are enqueued, not run)."""
-    wired = wire(Settings(redis_url=redis_url, offer_deadline_s=60))
-    install(wired)
-    runtime.use(wired)
-    yield wired
-    runtime.use(None)
-
-
-@pytest.fixture
-def queue(wiring):
-    return make_queue(wiring.client)
 
 
 def event_types(service, game_id):
