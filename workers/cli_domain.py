@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
+from domain.bots import BOT_LEVELS
 from domain.conformance import run_case
+from domain.strength import SEATS, markdown, samples_of, seating, summarize
 
 
 def _case_files(paths: tuple[str, ...]) -> list[Path]:
@@ -48,23 +50,31 @@ def conformance(paths: tuple[str, ...]) -> None:
 @click.command()
 @click.option("--games", default=10, show_default=True, help="games to play")
 @click.option("--seed", default=0, show_default=True, help="seed of the first game")
-@click.option("--levels", default="basic,basic,basic,basic", show_default=True,
-              help="bot level of each seat, comma separated")
+@click.option("--levels", default="basic", show_default=True,
+              help="bot levels, comma separated, rotated over the four seats game by game")
 def simulate(games: int, seed: int, levels: str) -> None:
-    """Play N in-process games of four bots; print mean penalty, turns per round, speed."""
+    """Play N in-process games of four bots; print the mean penalty per seat and per level
+    (95% interval), the mean turns per round and the games per second."""
     from domain.simulation import play_game
 
-    seat_levels = tuple(levels.split(","))
-    totals, rounds, turns = [0] * len(seat_levels), 0, 0
+    level_list = tuple(levels.split(","))
+    unknown = set(level_list) - set(BOT_LEVELS)
+    if unknown:
+        raise click.BadParameter(f"unknown level(s) {', '.join(sorted(unknown))}; "
+                                 f"choose from {', '.join(BOT_LEVELS)}", param_hint="--levels")
+    samples, totals, rounds, turns = [], [0] * SEATS, 0, 0
     started = time.perf_counter()
     with click.progressbar(range(games), label="games") as bar:
         for number in bar:
-            result = play_game(seat_levels, random.Random(seed + number))
+            seats = seating(level_list, number)
+            result = play_game(seats, random.Random(seed + number))
+            samples += samples_of(seats, result.totals, result.winners)
             totals = [a + b for a, b in zip(totals, result.totals)]
             rounds += len(result.turns_per_round)
             turns += sum(result.turns_per_round)
     elapsed = time.perf_counter() - started
     for seat, total in enumerate(totals):
-        click.echo(f"seat {seat} ({seat_levels[seat]}): mean penalty {total / games:.1f}")
+        click.echo(f"seat {seat}: mean penalty {total / games:.1f}")
+    click.echo(markdown(summarize(samples, level_list)))
     click.echo(f"mean turns per round: {turns / max(rounds, 1):.1f}")
     click.echo(f"games per second: {games / elapsed:.2f}")

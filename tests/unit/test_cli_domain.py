@@ -46,8 +46,15 @@ def test_a_failing_case_exits_1(tmp_path):
 
 
 def test_simulate_reports_penalties_turns_and_speed():
-    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--seed", "3",
-                                       "--levels", "random,basic,basic,basic"])
+    result = CliRunner().invoke(main, ["simulate", "--games", "2", "--seed", "3",
+                                       "--levels", "random,basic"])
     assert result.exit_code == 0, result.output
-    assert "seat 0 (random): mean penalty" in result.output
+    assert "seat 0: mean penalty" in result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("| ")][1:]
+    assert [row.split(" | ")[0:2] for row in rows] == [["| random", "4"], ["| basic", "4"]]
     assert "mean turns per round:" in result.output and "games per second:" in result.output
+
+
+def test_simulate_refuses_an_unknown_level():
+    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--levels", "grandmaster"])
+    assert result.exit_code == 2 and "grandmaster" in result.output
