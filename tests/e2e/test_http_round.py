@@ -1,0 +1,42 @@
+"""A client with plain HTTP only plays round 1 of a four-human game to its end through
+gunicorn (issue 3 "Done when"): every action is one of the acting seat's legal actions, sent
+with its version; the round ends (a seat goes out R5.7, or R10.2/R10.4) and the game then
+waits on the round's scoring (R9)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+HUMANS = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cid", "Dee")]
+PREFERRED = ("open", "lay_off", "swap_joker")  # play toward the end of the round
+MAX_ACTIONS = 5000
+
+pytestmark = pytest.mark.slow
+
+
+def choose(view: dict, rng: random.Random) -> dict:
+    """A legal action of `view`: melding first, otherwise any at random."""
+    preferred = [a for a in view["legal_actions"] if a["type"] in PREFERRED]
+    return rng.choice(preferred or view["legal_actions"])
+
+
+def test_four_humans_play_round_one_to_its_end_over_plain_http(client):
+    game = client.create(HUMANS, seed=404)
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+    rng = random.Random(404)
+    for _ in range(MAX_ACTIONS):
+        table = client.table(game["id"])
+        if table["status"] != "playing":
+            break
+        seat = table["awaiting"]["seats"][0]
+        view = client.get(f"/v1/games/{game['id']}/view", tokens[seat]).json()
+        reply = client.act(game["id"], tokens[seat], choose(view, rng), version=view["version"])
+        assert reply.status_code == 200, reply.text
+    assert table["status"] == "scoring" and table["round"] == 1
+    assert table["round_end"]["reason"] in ("went_out", "no_card", "turn_cap")
+    full = client.get(f"/v1/games/{game['id']}/replay?version={table['version']}",
+                      game["admin_token"]).json()
+    cards = (sum(map(len, full["hands"])) + len(full["stock"]) + full["discard_size"]
+             + sum(len(meld["cards"]) for meld in full["melds"]))
+    assert cards == 107  # R1.4, as the round ended
