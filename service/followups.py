@@ -16,6 +16,7 @@ Jobs are named by dotted path so this module imports no job code.
 from __future__ import annotations
 
 import logging
+import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -96,7 +97,10 @@ def schedule_unique(queue: Queue, func: str, job_id: str, delay_s: float, *args)
     scheduled. (`Queue.enqueue_in` ignores `unique`, so the job is scheduled directly.)"""
     job = queue.create_job(func, args=args, job_id=job_id, retry=RETRY,
                            timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
-    at = datetime.now(timezone.utc) + timedelta(seconds=delay_s)
+    # RQ's scheduled registry keeps whole seconds, truncated (calendar.timegm): round up so a
+    # deadline never fires early (R6.9: a silent seat has the whole deadline to answer).
+    due = math.ceil((datetime.now(timezone.utc) + timedelta(seconds=delay_s)).timestamp())
+    at = datetime.fromtimestamp(due, timezone.utc)
     try:
         queue.schedule_job(job, at, unique=True)
     except DuplicateJobError:

@@ -14,7 +14,8 @@ from service import Principal
 from service.bootstrap import wire
 from service.config import Settings
 from workers import jobs, runtime
-from service.followups import bot_job_id, deadline_job_id, enqueue_unique, score_job_id
+from service.followups import (bot_job_id, deadline_job_id, enqueue_unique, schedule_unique,
+                               score_job_id)
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
@@ -192,3 +193,12 @@ def test_a_refused_bot_action_is_logged_without_its_card(wiring, monkeypatch, ca
     refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
     assert refused and all(re.search(r"chose a discard, refused \(R[\d.]+\)", line) for line in refused)
     assert not any(re.search(r"\b(10|[2-9AJQK])[CDHS]\b|\bJK\b", line) for line in refused)
+
+
+def test_r6_9_a_deadline_is_never_scheduled_before_it_is_due(wiring, queue):
+    """RQ keeps whole seconds (truncated): the deadline job's time is rounded up instead."""
+    before = datetime.now(timezone.utc)
+    assert schedule_unique(queue, "workers.jobs.close_offer", "deadline-x-1", 1.5, "x", 1)
+    (job_id,) = ScheduledJobRegistry(queue=queue).get_job_ids()
+    due = ScheduledJobRegistry(queue=queue).get_scheduled_time(job_id)
+    assert due >= before + timedelta(seconds=1.5)
