@@ -31,7 +31,6 @@ from service.keys import PREFIX
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 10
-DEFAULT_STALE_S = 30.0
 # A started job is surely dead this long after its timeout (RQ's death penalty has fired).
 STARTED_GRACE_S = 10.0
 # `rummy worker` refreshes its liveness key every ALIVE_EVERY_S; it expires after ALIVE_TTL_S.

@@ -25,7 +25,6 @@ from workers.sweeper import keep_alive
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SWEEP_INTERVAL_S = 5.0
 # Short heartbeats so that an idle worker runs its maintenance (scheduler lock take-over,
 # registry clean-up) every few seconds rather than every seven minutes.
 WORKER_TTL_S = 20

@@ -10,7 +10,10 @@ from rq.job import Job, JobStatus
 
 from service.followups import JOB_TIMEOUT_S, bot_job_id, enqueue_unique
 from workers import jobs
-from workers.sweeper import DEFAULT_STALE_S, alive_key, keep_alive, started_limit_s
+from service.config import Settings
+from workers.sweeper import alive_key, keep_alive, started_limit_s
+
+STALE_S = Settings().sweep_stale_s  # RUMMY_SWEEP_STALE_S's default
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 
@@ -30,13 +33,13 @@ def started_job(queue, game: dict, age_s: float, worker_name: str | None) -> Job
 def test_a_started_job_is_dead_only_past_its_timeout(queue):
     job = Job.create("workers.jobs.play_bots", args=("g", 1), connection=queue.connection,
                      timeout=JOB_TIMEOUT_S)
-    assert started_limit_s(job) > JOB_TIMEOUT_S > DEFAULT_STALE_S
+    assert started_limit_s(job) > JOB_TIMEOUT_S > STALE_S
 
 
 def test_a_running_job_of_a_live_worker_is_not_replaced_before_its_timeout(bare, queue,
                                                                          redis_client):
     game = bare.service.create_game(BOTS, seed=2)
-    job = started_job(queue, game, DEFAULT_STALE_S + 10, "live-worker")
+    job = started_job(queue, game, STALE_S + 10, "live-worker")
     redis_client.set(alive_key("live-worker"), 1, ex=30)
     assert jobs.sweep().enqueued == ()  # past the stale time, but within its 60 s timeout
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=JOB_TIMEOUT_S + 15)
@@ -46,9 +49,9 @@ def test_a_running_job_of_a_live_worker_is_not_replaced_before_its_timeout(bare,
 
 def test_a_started_job_of_a_killed_worker_is_replaced_after_the_stale_time(bare, queue):
     game = bare.service.create_game(BOTS, seed=2)
-    job = started_job(queue, game, DEFAULT_STALE_S - 10, "killed-worker")
+    job = started_job(queue, game, STALE_S - 10, "killed-worker")
     assert jobs.sweep().enqueued == ()  # within the stale time: alive whatever its worker
-    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=DEFAULT_STALE_S + 10)
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=STALE_S + 10)
     job.save()
     assert jobs.sweep().enqueued == (f"{job.id}-s1",)  # no liveness key: its worker is gone
 
