@@ -2,6 +2,7 @@
 and bench/README.md lists every benchmark command."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,13 +15,24 @@ def bench(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=60)
 
 
-def test_python_m_bench_runs_the_quick_benchmarks_and_skips_the_stack_ones():
+def test_python_m_bench_list_names_the_quick_benchmarks_and_skips_the_stack_ones():
     listed = bench("--list")
     assert listed.returncode == 0, listed.stderr
     commands = [line for line in listed.stdout.splitlines() if line.startswith("== ")]
     assert [c.split("python -m ")[1] for c in commands] == [
         "bench.fold_bench", "bench.simulate_bench", "bench.search_bench", "bench.view_bench"]
     assert "need --stack" in listed.stdout
+
+
+def test_python_m_bench_fold_runs_the_fold_benchmark_and_prints_its_figure():
+    ran = bench("fold")
+    assert ran.returncode == 0, ran.stderr
+    out = ran.stdout
+    assert "== fold: python -m bench.fold_bench" in out
+    assert re.search(r"fold of a finished game \(\d+ games, [\d-]+ events\): "
+                     r"mean [\d.]+ ms, median [\d.]+ ms, max [\d.]+ ms", out), out
+    assert re.search(r"== fold: ok in [\d.]+ s", out), out
+    assert "simulate" not in out and "need --stack" not in out
 
 
 def test_the_stack_benchmarks_run_only_with_the_flag():
