@@ -74,6 +74,11 @@ def _give(rnd: dict, seat: int, hand: tuple[str, ...]) -> None:
     rnd["hands"] = _replaced(rnd["hands"], seat, hand)
 
 
+def _took_from_discard(rnd: dict, seat: int, card: str) -> None:
+    taken = rnd["discard_taken"]
+    rnd["discard_taken"] = _replaced(taken, seat, taken[seat] + (card,))
+
+
 # -- handlers: (game fields, round fields, event) -> (game fields, round fields) ------------
 
 Fields = dict
@@ -95,7 +100,8 @@ def _round_dealt(game: Fields, _: Fields | None, e: ev.RoundDealt) -> tuple[Fiel
     hands, discard, stock = deal_from_deck(e.deck, e.dealer, seats,
                                            game["profile"].deal_sizes[e.round - 1])
     rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer + 1) % seats, phase=DRAW,
-                     hands=hands, opened=(None,) * seats, stock=stock, discard=discard)
+                     hands=hands, opened=(None,) * seats, stock=stock, discard=discard,
+                     discard_taken=((),) * seats)
     game["status"] = PLAYING
     return game, dict(rnd.__dict__)
 
@@ -127,6 +133,7 @@ def _offer_closed(game: Fields, rnd: Fields, _: ev.OfferClosed) -> tuple[Fields,
 def _card_bought(game: Fields, rnd: Fields, e: ev.CardBought) -> tuple[Fields, Fields]:
     _give(rnd, e.seat, _with(_with(rnd["hands"][e.seat], e.card), e.penalty))
     rnd["discard"], rnd["stock"] = rnd["discard"][:-1], rnd["stock"][1:]
+    _took_from_discard(rnd, e.seat, e.card)   # the bought card only: the penalty is hidden
     return game, rnd
 
 
@@ -134,6 +141,7 @@ def _card_drawn(game: Fields, rnd: Fields, e: ev.CardDrawn) -> tuple[Fields, Fie
     _give(rnd, e.seat, _with(rnd["hands"][e.seat], e.card))
     if e.source == "discard":
         rnd["discard"], rnd["taken_from_discard"] = rnd["discard"][:-1], e.card
+        _took_from_discard(rnd, e.seat, e.card)
     else:
         rnd["stock"] = rnd["stock"][1:]
     rnd["phase"], rnd["offer"] = PLAY, None

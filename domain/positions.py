@@ -1,8 +1,10 @@
 """FORMAT.md positions: validate and normalize, build a state from one, export a state as one.
 
-A normalized position lists every card (the `fill` is resolved) and carries three keys beyond
+A normalized position lists every card (the `fill` is resolved) and carries four keys beyond
 FORMAT.md so that any state of a round in play round-trips: `offer` (an open buy offer with
-`barred`, `buyers`, `passed`), `turns_this_round` (R10.4) and `round_scores` (earlier rounds).
+`barred`, `buyers`, `passed`), `turns_this_round` (R10.4), `round_scores` (earlier rounds) and
+`discard_taken` (per seat, the cards it took from the discard pile this round, oldest first;
+default: none).
 """
 from __future__ import annotations
 
@@ -74,7 +76,9 @@ def state_from_position(position: dict) -> GameState:
         discard=tuple(position["discard"]), taken_from_discard=position["taken_from_discard"],
         offer=None if offer is None else Offer(offer["card"], offer["barred"],
                                                tuple(offer["buyers"]), tuple(offer["passed"])),
-        turns=position["turns_this_round"])
+        turns=position["turns_this_round"],
+        discard_taken=tuple(tuple(cards) for cards in
+                            position.get("discard_taken") or [[]] * len(position["hands"])))
     return GameState(profile=RuleProfile.from_json(position["profile"]), seats=len(rnd.hands),
                      status=PLAYING, round=rnd, totals=tuple(position["scores"]),
                      round_scores=tuple(tuple(s) for s in position["round_scores"]))
@@ -94,6 +98,7 @@ def export_position(state: GameState) -> dict:
         "turn": rnd.turn, "phase": rnd.phase, "taken_from_discard": rnd.taken_from_discard,
         "scores": list(state.totals), "round_scores": [list(s) for s in state.round_scores],
         "turns_this_round": rnd.turns, "opened": list(rnd.opened),
+        "discard_taken": [list(cards) for cards in rnd.discard_taken],
         "offer": None if offer is None else {"card": offer.card, "barred": offer.barred,
                                              "buyers": list(offer.buyers),
                                              "passed": list(offer.passed)},
@@ -113,7 +118,8 @@ def _dealt_position(deal: dict, profile_json: object, rng: random.Random) -> dic
     return {"profile": profile.to_json(), "round": number, "dealer": dealer,
             "turn": (dealer + 1) % SEATS, "phase": DRAW, "taken_from_discard": None,
             "scores": _scores(deal.get("scores"), "scores"), "round_scores": [],
-            "turns_this_round": 1, "opened": [None] * SEATS, "offer": None,
+            "turns_this_round": 1, "opened": [None] * SEATS,
+            "discard_taken": [[] for _ in range(SEATS)], "offer": None,
             "hands": [list(h) for h in hands], "melds": [], "discard": list(discard),
             "stock": list(stock), "fill": "stock"}
 
@@ -139,8 +145,19 @@ def _table_fields(position: dict) -> dict:
         "round_scores": [_scores(s, "each of round_scores")
                          for s in _list(position.get("round_scores", []), "round_scores")],
         "turns_this_round": _turns(position.get("turns_this_round", 1)), "opened": opened,
+        "discard_taken": _discard_taken(position.get("discard_taken")),
         "offer": None if offer is None else _offer(offer),
     }
+
+
+def _discard_taken(value: object) -> list[list[str]]:
+    """Per seat, the cards it took from the discard pile this round (None: none yet)."""
+    if value is None:
+        return [[] for _ in range(SEATS)]
+    if not isinstance(value, list) or len(value) != SEATS:
+        raise ValueError(f"discard_taken lists one list of card codes per seat (4), "
+                         f"not {value!r}")
+    return [_cards(cards, "discard_taken") for cards in value]
 
 
 def _offer(offer: object) -> dict:

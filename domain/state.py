@@ -36,6 +36,8 @@ class RoundState:
     `phase` is "draw", "play", "buying" (an offer is open) or "over" (the round ended;
     `winner`/`end_reason` say how). `opened[seat]` is None, "earlier" or "this_turn".
     `turns` counts the turns begun this round (R10.4). `melds` are `domain.melds.Meld`.
+    `discard_taken[seat]` lists the cards that seat took from the discard pile this round
+    (drawn or bought; never a purchase's penalty card), oldest first: public history.
     """
 
     number: int
@@ -52,6 +54,7 @@ class RoundState:
     turns: int = 1
     winner: int | None = None
     end_reason: str | None = None
+    discard_taken: tuple[tuple[str, ...], ...] = ((), (), (), ())
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ _PUBLIC: dict[str, Entry] = {
     "stock_size": lambda state, rnd, _: len(rnd.stock),
     "offer": lambda state, rnd, _: _offer(state),
     "taken_from_discard": lambda state, rnd, _: rnd.taken_from_discard,
+    "discard_taken": lambda state, rnd, _: [list(cards) for cards in rnd.discard_taken],
     "scores": lambda state, rnd, _: list(state.totals),
     "round_scores": lambda state, rnd, _: [list(scores) for scores in state.round_scores],
     "turns_this_round": lambda state, rnd, _: rnd.turns,
@@ -79,7 +80,8 @@ def public_view(state: GameState) -> dict:
     """The table as everyone may see it: no hand contents, no stock order.
 
     Keys as docs/architecture.md §1 Views, plus `round_end` ({"winner", "reason"} once the
-    round ended, else None).
+    round ended, else None) and `discard_taken` (per seat, the cards it took from the discard
+    pile this round, drawn or bought, oldest first: public history, never a penalty card).
     """
     rnd = _round_or_none_dealt(state)
     return {key: entry(state, rnd, None) for key, entry in _PUBLIC.items()}
@@ -90,7 +92,8 @@ def _round_or_none_dealt(state: GameState) -> RoundState:
     if state.round is not None:
         return state.round
     return RoundState(number=0, dealer=None, turn=None, phase=None,
-                      hands=((),) * state.seats, opened=(None,) * state.seats)
+                      hands=((),) * state.seats, opened=(None,) * state.seats,
+                      discard_taken=((),) * state.seats)
 
 
 def seat_view(state: GameState, seat: int) -> dict:

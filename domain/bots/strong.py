@@ -36,7 +36,7 @@ THIN_SLOT = 0.2          # ... with one live copy
 SUPPORT_WEIGHT = 10.0    # a card in the best plan outweighs any spare-card consideration
 POINTS_CALM, POINTS_DANGER = 0.05, 0.6   # weight of a card's points, calm .. danger
 FEED_TABLE = 6.0         # an opened opponent could lay the card off
-FEED_TAKEN = 2.5         # an opponent took this rank (groups) or a suit neighbour (runs)
+FEED_TAKEN = 1.0         # per opponent: it took this rank (groups) or a suit neighbour (runs)
 BUY_MAX_NEED = 2         # buy when the contract is then at most this far ...
 BUY_EARLY_TURNS = 12     # ... or at any need this early in the round (turns of the table)
 
@@ -225,13 +225,15 @@ def _feeding(seat, code):
         for other, cards in enumerate(taken):
             if other == seat.me or view["opened"][other] is not None:
                 continue
+            best = 0.0   # one match per opponent counts: summing every card over-weighted it
             for card in cards:
                 if card == JOKER:
                     continue
                 if P.NUM[card] == n and "group" in seat.kinds:
-                    cost += FEED_TAKEN
+                    best = FEED_TAKEN
                 elif P.SUIT[card] == s and abs(P.NUM[card] - n) <= 2 and "run" in seat.kinds:
-                    cost += FEED_TAKEN / 2
+                    best = max(best, FEED_TAKEN / 2)
+            cost += best
     return cost
 
 

@@ -232,7 +232,7 @@ def test_bot_decisions_are_deterministic_for_a_seed():
 SNAPSHOT = [
     "0:draw discard", "0:discard JH", "1:draw stock", "2:pass", "3:pass", "0:pass",
     "1:discard AC", "2:draw stock", "3:pass", "0:buy", "3:pass", "1:pass",
-    "2:discard AS", "3:draw stock", "0:pass", "1:pass", "2:pass", "3:discard AH",
+    "2:discard 10S", "3:draw stock", "0:pass", "1:pass", "2:pass", "3:discard AH",
     "0:draw stock", "1:pass", "2:pass", "3:pass", "0:discard KH", "1:draw stock",
     "2:pass", "3:pass", "0:pass", "1:discard QD", "2:draw stock", "3:buy",
 ]

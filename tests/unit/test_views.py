@@ -46,6 +46,46 @@ def test_offer_view_names_who_must_answer():
                                            "passed": [], "barred": None}
 
 
+def test_discard_taken_lists_discard_draws_and_purchases_never_a_penalty_card():
+    """Public history: the cards each seat took from the discard pile this round."""
+    from domain import decide, fold
+
+    def play(state, seat, action):
+        return fold(decide(state, seat, action, random.Random(0)), state)
+
+    drawn = play(state_of(), 0, {"type": "draw", "from": "discard"})
+    assert public_view(drawn)["discard_taken"] == [["9H"], [], [], []]
+
+    offered = play(state_of(), 0, {"type": "draw", "from": "stock"})   # 9H on offer
+    assert public_view(offered)["discard_taken"] == [[], [], [], []]
+    events = decide(offered, 1, {"type": "buy"}, random.Random(0))
+    (purchase,) = [e for e in events if type(e).__name__ == "CardBought"]
+    assert (purchase.card, purchase.penalty) == ("9H", "5H")
+    bought = fold(events, offered)
+    for view in (public_view(bought), seat_view(bought, 1), seat_view(bought, 2),
+                 full_view(bought)):
+        assert view["discard_taken"] == [[], ["9H"], [], []]
+
+
+def test_discard_taken_follows_the_events_and_resets_at_each_deal(game):
+    from domain import fold
+
+    state, expected = None, None
+    for event in game.events:
+        state = fold((event,), state)
+        data = event_to_dict(event)
+        kind, fields = data["type"], data["data"]
+        if kind == "RoundDealt":
+            expected = [[] for _ in range(4)]
+        elif kind == "CardDrawn" and fields["source"] == "discard":
+            expected[fields["seat"]].append(fields["card"])
+        elif kind == "CardBought":
+            expected[fields["seat"]].append(fields["card"])
+        if expected is not None:
+            assert public_view(state)["discard_taken"] == expected
+    assert any(expected)
+
+
 def hidden_cards_leak(redacted, seat):
     data, kind = redacted["data"], redacted["type"]
     if kind == "GameCreated":
@@ -115,7 +155,7 @@ def test_lazy_seat_view_reads_like_the_seat_view(game):
             assert lazy["legal_actions"] == whole["legal_actions"]   # one entry read first
             assert list(dict(lazy).items()) == list(whole.items())
             assert list(seat_view(state, seat).items()) == list(whole.items())
-            assert lazy.get("discard_taken") is None
+            assert lazy["discard_taken"] == public_view(state)["discard_taken"]
 
 
 def test_lazy_seat_view_holds_no_state_attribute(game):

@@ -74,6 +74,11 @@ class TableSchema(ma.Schema):
     stock_size = fields.Integer()
     offer = fields.Nested(OfferSchema, allow_none=True)
     taken_from_discard = fields.String(allow_none=True)
+    discard_taken = fields.List(
+        fields.List(card()),
+        metadata={"description": "Public history: per seat, the cards that seat took from the "
+                                 "discard pile this round (drawn or bought, never a purchase's "
+                                 "penalty card), oldest first"})
     scores = fields.List(fields.Integer())
     round_scores = fields.List(fields.List(fields.Integer()))
     turns_this_round = fields.Integer(allow_none=True)
