@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from service.embedded import EmbeddedRedis
+from workers.cli_serve import die_with_parent
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = str(Path(sys.executable).with_name("rummy"))
@@ -32,17 +33,18 @@ def free_port() -> int:
 def start_api(env: dict, bind: str, stdout: Output = None,
               stderr: Output = None) -> subprocess.Popen:
     """gunicorn serving `api:create_app()` with deploy/gunicorn.conf.py on `bind`, in its own
-    session (None: inherit the output)."""
+    session (None: inherit the output); it stops if this process dies (a killed test run)."""
     return subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
          "api:create_app()"], env={**env, "RUMMY_BIND": bind}, cwd=ROOT, stdout=stdout,
-        stderr=stderr, start_new_session=True)
+        stderr=stderr, start_new_session=True, preexec_fn=die_with_parent(os.getpid()))
 
 
 def start_worker(env: dict, stdout: Output = None, stderr: Output = None) -> subprocess.Popen:
     """A `rummy worker` process in its own session (None: inherit the output)."""
     return subprocess.Popen([RUMMY, "worker", "--log-level", "WARNING"], env=env, cwd=ROOT,
-                            stdout=stdout, stderr=stderr, start_new_session=True)
+                            stdout=stdout, stderr=stderr, start_new_session=True,
+                            preexec_fn=die_with_parent(os.getpid()))
 
 
 def wait_healthy(url: str, proc: subprocess.Popen, timeout_s: float = 30) -> None:

@@ -53,7 +53,7 @@ class Supervisor:
     def spawn(self, name: str, argv: list[str], env: dict, grace_s: float, **popen) -> Child:
         """Start `argv` as `name`; `grace_s`: seconds between SIGTERM and SIGKILL at stop."""
         proc = subprocess.Popen(argv, env=env, start_new_session=True,
-                                preexec_fn=_die_with_parent(os.getpid()), **popen)
+                                preexec_fn=die_with_parent(os.getpid()), **popen)
         child = Child(name, proc, grace_s)
         self.children.append(child)
         return child
@@ -75,7 +75,7 @@ class Supervisor:
         self.children.clear()
 
 
-def _die_with_parent(parent: int):
+def die_with_parent(parent: int):
     """preexec_fn: ask Linux to SIGTERM the child when the supervisor dies."""
     def arm() -> None:
         if sys.platform.startswith("linux"):
