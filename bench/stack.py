@@ -15,8 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import IO, Iterator
 
-from service.embedded import EmbeddedRedis
-from workers.cli_serve import die_with_parent
+from service.embedded import EmbeddedRedis, die_with_parent
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = str(Path(sys.executable).with_name("rummy"))

@@ -10,7 +10,6 @@ itself dies (PR_SET_PDEATHSIG), so none is left orphaned.
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import secrets
 import select
@@ -24,8 +23,9 @@ from pathlib import Path
 
 import click
 
+from service.embedded import die_with_parent
+
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
-PR_SET_PDEATHSIG = 1
 STARTUP_TIMEOUT_S = 30.0
 
 
@@ -73,16 +73,6 @@ class Supervisor:
         for child in reversed(self.children):
             _stop(child)
         self.children.clear()
-
-
-def die_with_parent(parent: int):
-    """preexec_fn: ask Linux to SIGTERM the child when the supervisor dies."""
-    def arm() -> None:
-        if sys.platform.startswith("linux"):
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-            if os.getppid() != parent:  # the supervisor died before the call above
-                os.kill(os.getpid(), signal.SIGTERM)
-    return arm
 
 
 def _signal_group(pgid: int, signum: int) -> bool:
