@@ -179,7 +179,8 @@ def _analyze(kinds, hand):
     jokers = naturals.pop(JOKER, 0)
     scored = []
     for groups, runs in _candidate_plans(kinds, naturals):
-        need, used, gaps = _fill(naturals, jokers, groups, runs)
+        used, gaps = [], []
+        need = _plan_need(naturals, jokers, groups, runs, used, gaps)
         scored.append((need, -len(used), groups, runs, used, gaps))
     if not scored:                     # too few candidates: every meld from scratch
         return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers)
@@ -274,14 +275,16 @@ def _runs_apart(runs):
     return True
 
 
-def _fill(naturals, jokers, groups, runs):
-    """Allocate hand cards to one plan: returns ``(need, used codes, slots)`` (see Analysis).
+def _plan_need(naturals, jokers, groups, runs, used=None, gaps=None):
+    """The ``need`` of one plan; ``used``/``gaps`` (lists), when given, receive the codes the
+    plan takes and one slot per missing card (see Analysis).
 
     Runs take their exact cards first (a group can use any suit of its rank, a run only one
-    card), then groups take what is left of their rank.
+    card), then groups take what is left of their rank (group ranks are distinct, so no
+    group takes from another). `need_with` scores every candidate plan of hands it never
+    details with neither list, so that path records nothing.
     """
     avail = dict(naturals)
-    used, gaps = [], []
     missing = empty = 0
     for window in runs:
         if window is None:
@@ -292,9 +295,10 @@ def _fill(naturals, jokers, groups, runs):
         for code in WINDOW_CODES[window]:
             if avail.get(code):
                 avail[code] -= 1
-                used.append(code)
                 got += 1
-            else:
+                if used is not None:
+                    used.append(code)
+            elif gaps is not None:
                 gaps.append((code,))
         missing += RUN_SIZE - got
         empty += not got
@@ -302,43 +306,15 @@ def _fill(naturals, jokers, groups, runs):
         got = 0
         if rank is not None:
             for code in RANK_CODES[rank]:
-                while got < GROUP_SIZE and avail.get(code):
-                    avail[code] -= 1
-                    used.append(code)
-                    got += 1
-            gaps.extend([RANK_CODES[rank]] * (GROUP_SIZE - got))
-        missing += GROUP_SIZE - got
-        empty += not got
-    return max(0, missing - jokers) + empty, used, gaps
-
-
-def _plan_need(naturals, jokers, groups, runs):
-    """The ``need`` of one plan: `_fill`'s count without listing cards or slots.
-
-    `need_with` scores every candidate plan of a hand it never details, so this lean twin
-    of `_fill` (same allocation: runs take their exact cards first, then groups) is its
-    whole cost.
-    """
-    avail = dict(naturals)
-    missing = empty = 0
-    for window in runs:
-        if window is None:
-            missing += RUN_SIZE
-            empty += 1
-            continue
-        got = 0
-        for code in WINDOW_CODES[window]:
-            if avail.get(code):
-                avail[code] -= 1
-                got += 1
-        missing += RUN_SIZE - got
-        empty += not got
-    for rank in groups:
-        got = 0
-        if rank is not None:
-            for code in RANK_CODES[rank]:
-                got += avail.get(code, 0)
-            got = min(got, GROUP_SIZE)
+                take = avail.get(code)
+                if take:
+                    if take > GROUP_SIZE - got:
+                        take = GROUP_SIZE - got
+                    got += take
+                    if used is not None:
+                        used += [code] * take
+            if gaps is not None:
+                gaps.extend([RANK_CODES[rank]] * (GROUP_SIZE - got))
         missing += GROUP_SIZE - got
         empty += not got
     return max(0, missing - jokers) + empty
