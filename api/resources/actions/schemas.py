@@ -3,9 +3,13 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.resources.fields import integer
+from domain.cards import JOKER, RANKS, SUITS
 
-_RANK = r"(?:[2-9]|10|[AJQK])[CDHS]"
-CARD = validate.Regexp(rf"^(?:{_RANK}|JK(?:={_RANK})?)$", error="Not a card code: {input}.")
+# The card codes of domain.cards (a natural, JK, or JK=<natural> in a run), as a pattern the
+# OpenAPI document can carry.
+_NATURAL = f"(?:{'|'.join(RANKS)})[{''.join(SUITS)}]"
+CARD = validate.Regexp(rf"^(?:{_NATURAL}|{JOKER}(?:={_NATURAL})?)$",
+                       error="Not a card code: {input}.")
 MAX_MELD = 999
 MAX_KEY = 200  # characters of an Idempotency-Key
 TYPES = ("draw", "buy", "pass", "open", "lay_off", "swap_joker", "discard")
