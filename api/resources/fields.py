@@ -1,6 +1,8 @@
 """Field helpers shared by the schemas."""
 from marshmallow import fields, validate
 
+MAX_VERSION = 2**53 - 1  # versions stay exact in every JSON client
+
 
 def integer(low: int, high: int, **kwargs) -> fields.Integer:
     """A JSON integer from ``low`` to ``high``: strict (``"0"``, ``1.5`` and booleans are

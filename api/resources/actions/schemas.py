@@ -12,7 +12,6 @@ CARD = validate.Regexp(rf"^(?:{_NATURAL}|{JOKER}(?:={_NATURAL})?)$",
                        error="Not a card code: {input}.")
 MAX_MELD = 999
 MAX_KEY = 200  # characters of an Idempotency-Key
-TYPES = ("draw", "buy", "pass", "open", "lay_off", "swap_joker", "discard")
 
 
 def card(**kwargs) -> fields.String:
@@ -26,12 +25,16 @@ def meld_index(**kwargs) -> fields.Integer:
     return integer(0, MAX_MELD, **kwargs)
 
 
+def _end(**kwargs) -> fields.String:
+    return fields.String(validate=validate.OneOf(("low", "high")), **kwargs)
+
+
 class JokerTargetSchema(ma.Schema):
     """Where a swapped-out joker goes: a meld, the card it now stands for, and which end."""
 
     meld = meld_index(required=True)
     as_ = card(data_key="as", attribute="as", allow_none=True, load_default=None)
-    end = fields.String(validate=validate.OneOf(("low", "high")))
+    end = _end()
 
 
 def _type(name: str) -> fields.String:
@@ -46,10 +49,6 @@ def _from(**kwargs) -> fields.String:
 def _melds(**kwargs) -> fields.List:
     return fields.List(fields.List(card(), validate=validate.Length(min=1, max=14)),
                        validate=validate.Length(min=1, max=4), **kwargs)
-
-
-def _end(**kwargs) -> fields.String:
-    return fields.String(validate=validate.OneOf(("low", "high")), **kwargs)
 
 
 def _answered(**kwargs) -> fields.String:
@@ -126,7 +125,7 @@ class ActionSchema(ma.Schema):
     type as the request body, ``oneOf`` with ``type`` as discriminator). ``buy`` and ``pass``
     may carry ``card``, the card on offer they answer (optional, R6.1)."""
 
-    type = fields.String(required=True, validate=validate.OneOf(TYPES))
+    type = fields.String(required=True, validate=validate.OneOf(tuple(BY_TYPE)))
     from_ = _from()
     melds = _melds()
     meld = meld_index()

@@ -4,9 +4,10 @@ import dataclasses
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.resources.fields import MAX_VERSION
 from domain.events import EVENT_TYPES
 
-VERSION = validate.Range(min=0, max=2**53 - 1)  # versions stay exact in every JSON client
+VERSION = validate.Range(min=0, max=MAX_VERSION)
 EVENT_NAMES = tuple(EVENT_TYPES)
 # What a seat or the public sees instead of the whole data (domain.views.redact); the admin
 # (and a finished game's export) sees the data whole.

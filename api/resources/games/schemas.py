@@ -4,11 +4,10 @@ from marshmallow import fields, validate
 
 from api.resources.events.schemas import EVENT_NAMES
 from domain.bots import BOT_LEVELS
-from api.resources.fields import integer
+from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import STATUS, seat
 
 MAX_SEED = 2**63 - 1
-MAX_VERSION = 2**53 - 1  # versions stay exact in every JSON client
 
 
 class SeatSpecSchema(ma.Schema):

@@ -3,7 +3,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.resources.actions.schemas import ActionSchema, card
-from api.resources.fields import integer
+from api.resources.fields import MAX_VERSION, integer
 
 STATUS = ("playing", "scoring", "finished")
 
@@ -97,7 +97,7 @@ class SeatViewSchema(TableSchema):
 class ReplayArgsSchema(ma.Schema):
     """Which version to rebuild."""
 
-    version = fields.Integer(required=True, validate=validate.Range(min=1, max=2**53 - 1))
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
 
 
 class ReplaySchema(TableSchema):
