@@ -31,6 +31,12 @@ def not_modified(version: int) -> Response | None:
     return None
 
 
+def view_or_not_modified(version: int, view: dict):
+    """The response of a GET of ``view`` at ``version``: 304 when ``If-None-Match`` names it,
+    else the view with its ``version`` and its ETag."""
+    return not_modified(version) or ({**view, "version": version}, 200, {"ETag": etag(version)})
+
+
 def if_match_version() -> int | None:
     """Return the version of ``If-Match`` (None when absent or ``*``).
 

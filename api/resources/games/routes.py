@@ -3,7 +3,7 @@ from flask import url_for
 
 from api.caching import PRIVATE_HEADERS
 from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
-from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, etag, not_modified
+from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
 from api.resources.games import tables as t
@@ -24,7 +24,7 @@ def create_game(body):
     created = service().create_game(body["seats"], profile=body["profile"],
                                     seed=body.get("seed"), position=body.get("position"),
                                     admin_key=admin_key())
-    return created, 201, {"Location": url_for("games.get_game", game_id=created["id"])}
+    return _created(created)
 
 
 @blp.route("", methods=["GET"])
@@ -56,7 +56,7 @@ def list_games(args):
 def get_game(game_id):
     """The public table: no hidden card"""
     version, view = service().public_view(game_id)
-    return not_modified(version) or ({**view, "version": version}, 200, {"ETag": etag(version)})
+    return view_or_not_modified(version, view)
 
 
 @blp.route("/<game_id>/view", methods=["GET"])
@@ -67,7 +67,7 @@ def get_game(game_id):
 def get_view(game_id):
     """The caller's seat view with its legal actions"""
     version, view = service().seat_view(game_id, principal(game_id))
-    return not_modified(version) or ({**view, "version": version}, 200, {"ETag": etag(version)})
+    return view_or_not_modified(version, view)
 
 
 @blp.route("/<game_id>/replay", methods=["GET"])
@@ -97,4 +97,9 @@ def export_game(game_id):
 def import_game(record):
     """Re-create a game from an exported record (server admin key)"""
     created = service().import_game(record, admin_key())
+    return _created(created)
+
+
+def _created(created: dict):
+    """The 201 of a created or imported game, with its Location."""
     return created, 201, {"Location": url_for("games.get_game", game_id=created["id"])}
