@@ -1,7 +1,9 @@
-"""Small builders for domain unit tests: states from FORMAT.md positions, table snapshots."""
+"""Small builders for domain unit tests: states from FORMAT.md positions, actions played on them."""
 import random
 
-from domain import fold, start_from_position
+import pytest
+
+from domain import RuleViolation, decide, fold, start_from_position
 
 OTHER_HANDS = [["KC", "KD", "KS", "KH", "2C", "2D", "2S", "2H", "QC", "QD"],
                ["3C", "3D", "3S", "3H", "JC", "JD", "JS", "JH", "10C", "10D"],
@@ -25,3 +27,20 @@ def state_of(**fields):
 
 def rng():
     return random.Random(0)
+
+
+def play(state, seat, action):
+    """The state after ``seat`` plays ``action`` (raises if the engine refuses it)."""
+    return fold(decide(state, seat, action, rng()), state)
+
+
+def refusal(state, seat, action):
+    """The rule id of the engine's refusal of ``action`` (fails if it is accepted)."""
+    with pytest.raises(RuleViolation) as caught:
+        decide(state, seat, action, rng())
+    return caught.value.rule
+
+
+def offered(**fields):
+    """Seat 0 chose the stock; the discard top (9H by default) is offered."""
+    return play(state_of(**fields), 0, {"type": "draw", "from": "stock"})

@@ -1,7 +1,7 @@
 """decide: buying out of turn (R6.1-R6.9)."""
 import pytest
 
-from domain import RuleViolation, awaiting, decide, fold
+from domain import RuleViolation, awaiting, decide
 from domain.events import (
     BuyPassed, BuyRequested, CardBought, CardDrawn, OfferClosed, OfferOpened,
 )
@@ -9,22 +9,7 @@ from domain.events import (
 from domain.offers import purchase_payable
 from domain.state import RoundState
 
-from domain_fixtures import rng, state_of
-
-
-def play(state, seat, action):
-    return fold(decide(state, seat, action, rng()), state)
-
-
-def offered(**fields):
-    """Seat 0 chose the stock; 9H (then 8D) is offered."""
-    return play(state_of(**fields), 0, {"type": "draw", "from": "stock"})
-
-
-def refusal(state, seat, action):
-    with pytest.raises(RuleViolation) as caught:
-        decide(state, seat, action, rng())
-    return caught.value.rule
+from domain_fixtures import offered, play, refusal, rng, state_of
 
 
 def test_choosing_the_stock_offers_the_discard_top_to_the_other_seats():

@@ -1,19 +1,13 @@
 """decide: opening (R4, R8.2), lay-offs (R7.1-R7.4) and joker swaps (R7.5)."""
 import pytest
 
-from domain import RuleViolation, decide, fold
+from domain import decide, fold
 from domain.events import CardLaidOff, ContractOpened, JokerSwapped, RoundEnded
 
-from domain_fixtures import OTHER_HANDS, rng, state_of
+from domain_fixtures import OTHER_HANDS, refusal, rng, state_of
 
 RUN_WITH_JOKER = {"owner": 1, "cards": ["5C", "JK=6C", "7C", "8C"]}
 KINGS = {"owner": 1, "cards": ["KD", "KS", "KH"]}
-
-
-def refusal(state, seat, action):
-    with pytest.raises(RuleViolation) as caught:
-        decide(state, seat, action, rng())
-    return caught.value.rule
 
 
 def opened_table(hand, **fields):

@@ -3,10 +3,10 @@ import random
 
 import pytest
 
-from domain import RuleProfile, RuleViolation, decide, fold, start_game
+from domain import RuleProfile, decide, fold, start_game
 from domain.events import GameCreated, GameEnded, RoundDealt, RoundScored
 
-from domain_fixtures import rng, state_of
+from domain_fixtures import play, refusal, rng, state_of
 
 ENDING = {"phase": "play", "dealer": 0, "turn": 1, "opened": [None, "earlier", None, None],
           "melds": [{"owner": 1, "cards": ["9C", "9D", "9H"]}],
@@ -15,7 +15,7 @@ ENDING = {"phase": "play", "dealer": 0, "turn": 1, "opened": [None, "earlier", N
 
 def ended(**fields):
     state = state_of(**{**ENDING, **fields})
-    return fold(decide(state, 1, {"type": "discard", "card": "5D"}, rng()), state)
+    return play(state, 1, {"type": "discard", "card": "5D"})
 
 
 def test_start_game_records_profile_dealer_and_deck():
@@ -50,15 +50,13 @@ def test_score_round_scores_hands_and_deals_the_next_round_to_the_left():
 
 def test_score_round_runs_once():
     state = ended()
-    state = fold(decide(state, None, {"type": "score_round"}, rng()), state)
-    with pytest.raises(RuleViolation) as caught:
-        decide(state, None, {"type": "score_round"}, rng())
-    assert caught.value.rule == "R9"
+    state = play(state, None, {"type": "score_round"})
+    assert refusal(state, None, {"type": "score_round"}) == "R9"
 
 
 def test_the_last_round_ends_the_game():
     state = ended(round=7, melds=[{"owner": 1, "cards": ["9C", "10C", "JC", "QC"]}])
-    finished = fold(decide(state, None, {"type": "score_round"}, rng()), state)
+    finished = play(state, None, {"type": "score_round"})
     assert (finished.status, finished.winners, finished.totals) == ("finished", (1,), (20, 0, 30, 3))
 
 

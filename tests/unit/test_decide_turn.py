@@ -1,20 +1,10 @@
 """decide: the active seat's draw and discard (R2.4, R5.1-R5.7, R10.1-R10.4)."""
 import pytest
 
-from domain import RuleViolation, MalformedAction, decide, fold
+from domain import MalformedAction, decide, fold
 from domain.events import CardDiscarded, CardDrawn, RoundEnded, StockChosen
 
-from domain_fixtures import OTHER_HANDS, rng, state_of
-
-
-def play(state, seat, action):
-    return fold(decide(state, seat, action, rng()), state)
-
-
-def refusal(state, seat, action):
-    with pytest.raises(RuleViolation) as caught:
-        decide(state, seat, action, rng())
-    return caught.value.rule
+from domain_fixtures import OTHER_HANDS, play, refusal, rng, state_of
 
 
 def test_taking_the_discard_gives_the_top_card_and_no_offer():

@@ -8,7 +8,7 @@ from domain import (
     legal_actions, start_from_position,
 )
 
-from domain_fixtures import position, state_of
+from domain_fixtures import offered, position, state_of
 
 
 def test_fill_puts_unlisted_cards_under_the_stock_by_default():
@@ -53,8 +53,7 @@ def test_export_then_import_is_lossless_mid_round():
 
 
 def test_export_of_an_open_offer_keeps_it():
-    state = state_of()
-    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
+    state = offered()
     exported = export_position(state)
     assert exported["phase"] == "buying" and exported["offer"]["card"] == "9H"
     assert fold(start_from_position(exported)) == state

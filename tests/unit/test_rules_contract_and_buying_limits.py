@@ -1,16 +1,12 @@
 """Rules without a case of their own elsewhere: R4.1 (one contract for all), R4.6 (opening is
 never compulsory), R6.6 (no limit on purchases per round)."""
-from domain import awaiting, decide, fold, legal_actions, seat_view
+from domain import awaiting, legal_actions, seat_view
 from domain.contracts import CONTRACTS
 
-from domain_fixtures import OTHER_HANDS, rng, state_of
+from domain_fixtures import OTHER_HANDS, play, state_of
 
 # Seat 0 holds two groups (R2.1 round 1: two groups) and has drawn: it could open now.
 CAN_OPEN = ["7C", "7D", "7H", "9C", "9D", "9S", "2C", "3D", "KC", "QD", "5S"]
-
-
-def play(state, seat, action):
-    return fold(decide(state, seat, action, rng()), state)
 
 
 def test_r4_1_every_seat_attempts_the_same_contract_in_a_round():

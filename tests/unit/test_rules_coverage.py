@@ -6,33 +6,18 @@ import random
 
 import pytest
 
-from domain import RuleProfile, RuleViolation, awaiting, card_points, decide, fold, legal_actions
+from domain import RuleProfile, awaiting, card_points, decide, fold, legal_actions
 from domain import start_game
 from domain.events import (
     BuyPassed, BuyRequested, CardBought, CardDiscarded, CardDrawn, CardLaidOff, OfferClosed,
     OfferOpened, RoundEnded, RoundScored, StockChosen,
 )
 
-from domain_fixtures import OTHER_HANDS, SEAT0_HAND, rng, state_of
+from domain_fixtures import OTHER_HANDS, SEAT0_HAND, offered, play, refusal, rng, state_of
 
 RUN = {"owner": 1, "cards": ["5C", "6C", "7C", "8C"]}
 RUN_WITH_JOKER = {"owner": 1, "cards": ["5C", "JK=6C", "7C", "8C"]}
 KINGS = {"owner": 2, "cards": ["KD", "KS", "KH"]}
-
-
-def play(state, seat, action):
-    return fold(decide(state, seat, action, rng()), state)
-
-
-def refusal(state, seat, action):
-    with pytest.raises(RuleViolation) as caught:
-        decide(state, seat, action, rng())
-    return caught.value.rule
-
-
-def offered(**fields):
-    """Seat 0 chose the stock; the discard top (9H by default) is offered."""
-    return play(state_of(**fields), 0, {"type": "draw", "from": "stock"})
 
 
 # R2.5: the first upcard is an ordinary discard, a joker included.

@@ -7,7 +7,7 @@ import pytest
 from domain import event_to_dict, full_view, public_view, redact, seat_view
 from domain.simulation import play_game
 
-from domain_fixtures import state_of
+from domain_fixtures import offered, play, state_of
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +38,7 @@ def test_full_view_shows_everything():
 
 
 def test_offer_view_names_who_must_answer():
-    from domain import decide, fold
-    state = state_of()
-    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
+    state = offered()
     assert public_view(state)["offer"] == {"card": "9H", "active_seat": 0,
                                            "waiting_for": [1, 2, 3], "buyers": [],
                                            "passed": [], "barred": None}
@@ -49,19 +47,15 @@ def test_offer_view_names_who_must_answer():
 def test_discard_taken_lists_discard_draws_and_purchases_never_a_penalty_card():
     """Public history: the cards each seat took from the discard pile this round."""
     from domain import decide, fold
-
-    def play(state, seat, action):
-        return fold(decide(state, seat, action, random.Random(0)), state)
-
     drawn = play(state_of(), 0, {"type": "draw", "from": "discard"})
     assert public_view(drawn)["discard_taken"] == [["9H"], [], [], []]
 
-    offered = play(state_of(), 0, {"type": "draw", "from": "stock"})   # 9H on offer
-    assert public_view(offered)["discard_taken"] == [[], [], [], []]
-    events = decide(offered, 1, {"type": "buy"}, random.Random(0))
+    on_offer = offered()   # 9H on offer
+    assert public_view(on_offer)["discard_taken"] == [[], [], [], []]
+    events = decide(on_offer, 1, {"type": "buy"}, random.Random(0))
     (purchase,) = [e for e in events if type(e).__name__ == "CardBought"]
     assert (purchase.card, purchase.penalty) == ("9H", "5H")
-    bought = fold(events, offered)
+    bought = fold(events, on_offer)
     for view in (public_view(bought), seat_view(bought, 1), seat_view(bought, 2),
                  full_view(bought)):
         assert view["discard_taken"] == [[], ["9H"], [], []]
