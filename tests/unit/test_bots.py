@@ -117,24 +117,24 @@ def test_basic_takes_a_discard_that_helps_and_passes_one_that_does_not():
     assert basic.choose(view, random.Random(0)) == {"type": "draw", "from": "stock"}
 
 
+def _offered_to_seat_1(card):
+    """Seat 1 holds 7-7-7 and K-K; seat 0 chose the stock, so ``card`` (the top) is offered."""
+    hand1 = ["7H", "7S", "7D", "KC", "KD", "2S", "5C", "9H", "JS", "AC"]
+    state, _ = _view(_position([OTHERS[0], hand1, OTHERS[1], OTHERS[2]], [card]), 0)
+    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
+    return seat_view(state, 1)
+
+
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_bot_buys_a_card_that_completes_its_contract(level):
-    """R6.2: seat 1 holds 7-7-7 and K-K; the offered KS completes two groups."""
-    hand1 = ["7H", "7S", "7D", "KC", "KD", "2S", "5C", "9H", "JS", "AC"]
-    others = [OTHERS[0], hand1, OTHERS[1], OTHERS[2]]
-    state, _ = _view(_position(others, ["KS"]), 0)
-    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
-    view = seat_view(state, 1)
+    """R6.2: the offered KS completes two groups."""
+    view = _offered_to_seat_1("KS")
     assert {"type": "buy"} in view["legal_actions"]
     assert choose_action(level, view, random.Random(0)) == {"type": "buy"}
 
 
 def test_strong_passes_a_card_that_does_not_help():
-    hand1 = ["7H", "7S", "7D", "KC", "KD", "2S", "5C", "9H", "JS", "AC"]
-    others = [OTHERS[0], hand1, OTHERS[1], OTHERS[2]]
-    state, _ = _view(_position(others, ["10D"]), 0)
-    state = fold(decide(state, 0, {"type": "draw", "from": "stock"}, random.Random(0)), state)
-    assert strong.choose(seat_view(state, 1), random.Random(0)) == {"type": "pass"}
+    assert strong.choose(_offered_to_seat_1("10D"), random.Random(0)) == {"type": "pass"}
 
 
 def test_strong_opens_keeping_a_joker_when_the_naturals_suffice():
