@@ -10,9 +10,9 @@ HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
 PROBLEM = "application/problem+json"
 
 
-def bearer(token: str) -> dict:
-    """The Authorization header of a bearer `token`."""
-    return {"Authorization": f"Bearer {token}"}
+def bearer(token: str | None) -> dict:
+    """The Authorization header of a bearer `token` (none for None)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
 
 
 def active_token(client, game: dict) -> str:

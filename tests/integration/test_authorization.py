@@ -6,9 +6,9 @@ import json
 import pytest
 
 from api import create_app
+from tests.integration.api_client import HUMANS, bearer
 from tests.integration.records import finished_record
 
-HUMANS = [{"kind": "human", "name": f"p{n}"} for n in range(4)]
 CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin")
 # endpoint -> expected status per caller, in the order of CALLERS
 READS = {
@@ -32,10 +32,6 @@ def client(service):
     app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_SSE_MAX_S": 0.2,
                       "RUMMY_SSE_HEARTBEAT_S": 0.05})
     return app.test_client()
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"} if token else {}
 
 
 def post_action(client, game_id, token, action):
