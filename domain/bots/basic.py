@@ -141,8 +141,7 @@ def pick_shed(view, legal):
 def pick_discard(view):
     """R5.5: the hand's least useful card, costliest first; never the card just taken."""
     hand = view["hand"]
-    taken = view.get("taken_from_discard")
-    candidates = [c for c in set(hand) if c != taken] or list(set(hand))
+    candidates = discard_candidates(view)
     if _opened(view):
         return _discard_after_opening(view, candidates)
     support = analysis(view).support
@@ -165,6 +164,14 @@ def pick_discard(view):
     # the key) is computed only for the cards tied on the least support.
     least = min(map(least_support, candidates))
     return min((c for c in candidates if least_support(c) == least), key=usefulness)
+
+
+def discard_candidates(view):
+    """The distinct hand cards to discard from: never the card just taken (R5.5), unless the
+    hand holds nothing else."""
+    hand = view["hand"]
+    taken = view.get("taken_from_discard")
+    return [c for c in set(hand) if c != taken] or list(set(hand))
 
 
 def _discard_after_opening(view, candidates):

@@ -162,8 +162,7 @@ def pick_opening(seat, openings):
 def pick_discard(seat):
     """The card whose loss costs least: plan support, potential, points, feeding."""
     hand = seat.hand
-    taken = seat.view.get("taken_from_discard")
-    candidates = [c for c in set(hand) if c != taken] or list(set(hand))
+    candidates = basic.discard_candidates(seat.view)
     if seat.opened:
         return _discard_after_opening(seat, candidates)
     support = _weighted_support(seat)
@@ -191,13 +190,13 @@ def _weighted_support(seat):
         return {}
     scored = [(need + _slot_cost(seat, slots), used) for need, used, slots in options]
     best = min(cost for cost, _ in scored)
+    weights = [1.0 / (1.0 + 3.0 * (cost - best)) for cost, _ in scored]
     support = Counter()
-    for cost, used in scored:
-        weight = 1.0 / (1.0 + 3.0 * (cost - best))
+    for weight, (_, used) in zip(weights, scored):
         for code in used:
             support[code] += weight
     counts = Counter(seat.hand)
-    total = sum(1.0 / (1.0 + 3.0 * (cost - best)) for cost, _ in scored)
+    total = sum(weights)
     return {code: w / (total * counts[code]) for code, w in support.items()}
 
 
