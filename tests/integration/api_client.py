@@ -1,5 +1,5 @@
 """A small client of the REST API for the tests (cosmicpython's api_client.py): the app on
-the test server, a created game, tokens and the problem+json checks they share."""
+the test server, a created game and its tokens."""
 from __future__ import annotations
 
 import pytest

@@ -121,6 +121,23 @@ def test_a_stock_card_drawn_is_hidden_from_every_other_caller(client, table):
         assert cards == ([drawn[-1]["data"]["card"]] if caller == "own_seat" else [None])
 
 
+def test_a_penalty_card_is_shown_to_its_buyer_only(client):
+    game = client.post("/v1/games", json={"seats": HUMANS, "seed": 5}).get_json()
+    gid, tokens = game["id"], [s["token"] for s in game["seats"]]
+    turn = client.get(f"/v1/games/{gid}").get_json()["turn"]
+    assert post_action(client, gid, tokens[turn], {"type": "draw", "from": "stock"}).status_code == 200
+    buyer = client.get(f"/v1/games/{gid}").get_json()["awaiting"]["seats"][0]
+    assert post_action(client, gid, tokens[buyer], {"type": "buy"}).status_code == 200
+    admin_feed = client.get(f"/v1/games/{gid}/events",
+                            headers=bearer(game["admin_token"])).get_json()["events"]
+    penalty = next(e["data"]["penalty"] for e in admin_feed if e["type"] == "CardBought")
+    assert penalty  # R6.3: the buyer took a stock card
+    for seat, token in [(None, None)] + list(enumerate(tokens)):
+        feed = client.get(f"/v1/games/{gid}/events", headers=bearer(token)).get_json()["events"]
+        seen = [e["data"]["penalty"] for e in feed if e["type"] == "CardBought"]
+        assert seen == ([penalty] if seat == buyer else [None]), seat
+
+
 def test_only_the_active_seats_own_token_can_act(client, table):
     gid, callers = table["id"], table["callers"]
     view = client.get(f"/v1/games/{gid}/view", headers=bearer(callers["own_seat"])).get_json()
