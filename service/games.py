@@ -115,7 +115,7 @@ class GameService(GameReads):
         record = self.records.get(game_id)
         if not 0 <= seat < len(record.seats):
             raise Forbidden(f"Seat {seat} is not a seat of this game.")
-        version, state = self._decide_and_append(game_id, record.rng_seed, seat, action,
+        version, state = self._decide_and_append(game_id, record, seat, action,
                                                  idempotency_key, if_match)
         return version, seat_view(state, seat)
 
@@ -124,9 +124,9 @@ class GameService(GameReads):
         `expected_version`, for workers: (version, state). Raises ConcurrencyError when the game
         moved on, RuleViolation when nothing awaits the action."""
         record = self.records.get(game_id)
-        return self._decide_and_append(game_id, record.rng_seed, None, action, None, expected_version)
+        return self._decide_and_append(game_id, record, None, action, None, expected_version)
 
-    def _decide_and_append(self, game_id: str, rng_seed: str, seat: int | None, action: dict,
+    def _decide_and_append(self, game_id: str, record: GameRecord, seat: int | None, action: dict,
                            key: str | None, if_match: int | None) -> tuple[int, object]:
         stamp = fingerprint(seat, action)
         key = None if key is None else idempotency_scope(seat, key)
@@ -143,7 +143,7 @@ class GameService(GameReads):
                 # A buy/pass answers the offer the caller saw: never re-decide it on another
                 # offer (R6.1), the caller must look again.
                 raise ConcurrencyError(first, version)
-            events = decide(state, seat, action, decision_rng(rng_seed, version))
+            events = decide(state, seat, action, decision_rng(record.rng_seed, version))
             if not events:
                 return version, state
             try:
@@ -155,7 +155,7 @@ class GameService(GameReads):
                 continue
             if result.duplicate:
                 return self.load(game_id, upto=result.version)
-            return result.version, self._appended(game_id, version, state, events)
+            return result.version, self._appended(record, version, state, events)
         raise ConcurrencyError(version, self.store.version(game_id))
 
     def _offer_changed(self, game_id: str, since: int) -> bool:
@@ -166,30 +166,32 @@ class GameService(GameReads):
         game_id, created_ms = secrets.token_hex(8), int(time.time() * 1000)
         tokens = {s["seat"]: new_token() for s in specs if s["kind"] == "human"}
         admin_token = new_token()
-        self.records.put(GameRecord(
+        record = GameRecord(
             id=game_id, seats=tuple(specs), created_ms=created_ms, rng_seed=rng_seed,
             admin_hash=token_hash(admin_token), origin=origin,
-            seat_hashes={seat: token_hash(token) for seat, token in tokens.items()}))
+            seat_hashes={seat: token_hash(token) for seat, token in tokens.items()})
+        self.records.put(record)
         self.store.append(game_id, events, 0)
-        self._appended(game_id, 0, None, [event_from_dict(e) for e in events], created_ms)
+        self._appended(record, 0, None, [event_from_dict(e) for e in events], created=True)
         seats = [{**spec, **({"token": tokens[spec["seat"]]} if spec["seat"] in tokens else {})}
                  for spec in specs]
         return {"id": game_id, "version": len(events), "admin_token": admin_token, "seats": seats}
 
-    def _appended(self, game_id: str, before: int, state: object, events: list,
-                  created_ms: int | None = None) -> object:
-        """After an append: cache, index, log, follow-ups. Failures here are logged, never
-        raised: the append stands (the sweeper re-enqueues missing follow-ups, DESIGN §5)."""
-        version = before + len(events)
+    def _appended(self, record: GameRecord, before: int, state: object, events: list,
+                  created: bool = False) -> object:
+        """After an append to `record`'s game: cache, index, log, follow-ups. Failures here are
+        logged, never raised: the append stands (the sweeper re-enqueues missing follow-ups,
+        DESIGN §5)."""
+        game_id, version = record.id, before + len(events)
         state = fold(events, state)
         self.loader.remember(game_id, version, state, folded=len(events))
         log.info("appended game=%s version=%s events=%s", game_id, version,
                  ",".join(type(e).__name__ for e in events))
         status, round_ = awaiting(state).status, _round(state)
         try:
-            waiting = needs(state, self.bot_seats(game_id)) != Needs()  # the sweeper's list
-            if created_ms is not None:
-                self.index.add(game_id, created_ms, version, status, round_, waiting=waiting)
+            waiting = needs(state, record.bot_seats()) != Needs()  # the sweeper's list
+            if created:
+                self.index.add(game_id, record.created_ms, version, status, round_, waiting=waiting)
             else:
                 self.index.update(game_id, version, status, round_, waiting=waiting)
         except Exception:

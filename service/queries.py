@@ -54,7 +54,7 @@ class GameReads:
 
     def bot_seats(self, game_id: str) -> tuple[int, ...]:
         """The seats a bot plays. Raises GameNotFound."""
-        return tuple(s["seat"] for s in self.records.get(game_id).seats if s["kind"] == "bot")
+        return self.records.get(game_id).bot_seats()
 
     def list_games(self, status: str | None = None, limit: int = 20, cursor: str | None = None) -> dict:
         """One page of games, newest first: `{"items": [...], "next_cursor": str | None}`

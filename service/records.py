@@ -31,6 +31,10 @@ class GameRecord:
     seat_hashes: dict[int, str] = field(default_factory=dict)
     origin: str = "new"
 
+    def bot_seats(self) -> tuple[int, ...]:
+        """The seats a bot plays."""
+        return tuple(seat["seat"] for seat in self.seats if seat["kind"] == "bot")
+
     def public_seats(self) -> list[dict]:
         """The seats as anyone may see them (no token)."""
         return [dict(seat) for seat in self.seats]
