@@ -187,13 +187,9 @@ class GameService(GameReads):
         self.loader.remember(game_id, version, state, folded=len(events))
         log.info("appended game=%s version=%s events=%s", game_id, version,
                  ",".join(type(e).__name__ for e in events))
-        status, round_ = awaiting(state).status, _round(state)
         try:
-            waiting = needs(state, record.bot_seats()) != Needs()  # the sweeper's list
-            if created:
-                self.index.add(game_id, record.created_ms, version, status, round_, waiting=waiting)
-            else:
-                self.index.update(game_id, version, status, round_, waiting=waiting)
+            self.index_game(game_id, version, state, needs(state, record.bot_seats()),
+                            record.created_ms if created else None)
         except Exception:
             log.exception("index update failed game=%s version=%s", game_id, version)
         try:
@@ -201,6 +197,13 @@ class GameService(GameReads):
         except Exception:
             log.exception("follow-up enqueue failed game=%s version=%s", game_id, version)
         return state
+
+    def index_game(self, game_id: str, version: int, state: object, need: Needs,
+                   created_ms: int | None = None) -> None:
+        """Record the game at `version` in the index: its status, round, and whether it waits
+        on the workers (`need`, the sweeper's list); `created_ms` lists a new game."""
+        self.index.update(game_id, version, awaiting(state).status, _round(state), created_ms,
+                          waiting=need != Needs())
 
 
 def _fold_record(raw: list[dict]) -> object:

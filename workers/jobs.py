@@ -18,7 +18,7 @@ from domain import RuleViolation, awaiting, choose_action, seat_view
 from service.principal import Principal
 from service.store import ConcurrencyError
 from workers import runtime
-from service.followups import Needs, bots_continuing, make_queue, needs
+from service.followups import bots_continuing, make_queue, needs
 from workers.sweeper import Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
@@ -140,9 +140,7 @@ def sweep() -> Sweep:
             version, state = service.load(game_id)
             need = needs(state, service.bot_seats(game_id))
             if version > summary["version"]:  # an index update was lost: catch up
-                service.index.update(game_id, version, awaiting(state).status,
-                                     getattr(getattr(state, "round", None), "number", None),
-                                     waiting=need != Needs())
+                service.index_game(game_id, version, state, need)
             enqueued += ensure_followups(queue, game_id, version, need,
                                          wired.settings.offer_deadline_s, stale_s, now)
         except Exception:  # one broken game must not stop the sweep of the others
