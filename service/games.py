@@ -112,12 +112,17 @@ class GameService(GameReads):
         offer at once). Raises GameNotFound, Unauthorized, Forbidden, RuleViolation,
         ConcurrencyError, IdempotencyKeyReused."""
         seat = self._seat_of(principal)
+        version, state = self.play(game_id, seat, action, idempotency_key, if_match)
+        return version, seat_view(state, seat)
+
+    def play(self, game_id: str, seat: int, action: dict, idempotency_key: str | None = None,
+             if_match: int | None = None) -> tuple[int, object]:
+        """`act` for `seat`, returning (version, state) instead of the seat view: for a caller
+        that goes on from the state (a bot job). Raises what `act` raises."""
         record = self.records.get(game_id)
         if not 0 <= seat < len(record.seats):
             raise Forbidden(f"Seat {seat} is not a seat of this game.")
-        version, state = self._decide_and_append(game_id, record, seat, action,
-                                                 idempotency_key, if_match)
-        return version, seat_view(state, seat)
+        return self._decide_and_append(game_id, record, seat, action, idempotency_key, if_match)
 
     def system_act(self, game_id: str, action: dict, expected_version: int) -> tuple[int, object]:
         """Apply a system action (`score_round`, `close_offer`; seat None) decided at

@@ -15,7 +15,6 @@ import random
 from datetime import datetime, timezone
 
 from domain import RuleViolation, awaiting, choose_action, seat_view
-from service.principal import Principal
 from service.store import ConcurrencyError
 from workers import runtime
 from service.followups import bots_continuing, make_queue, needs
@@ -63,11 +62,10 @@ def play_bots(game_id: str, version: int) -> int:
             rng = bot_rng(record.rng_seed, seat, current)
             action = choose_action(levels[seat], view, rng)
             try:
-                _act(service, game_id, seat, action, current, view, rng)
+                current, state = _act(service, game_id, seat, action, current, view, rng)
             except ConcurrencyError:  # another append won: stale from here on
                 resume(service, game_id)
                 return played
-            current, state = service.load(game_id)
             played += 1
     if played:
         service.enqueue_followups(game_id, current, state)
@@ -75,15 +73,16 @@ def play_bots(game_id: str, version: int) -> int:
 
 
 def _act(service, game_id: str, seat: int, action: dict, version: int, view: dict,
-         rng: random.Random) -> None:
+         rng: random.Random) -> tuple[int, object]:
+    """Play the bot's `action` at `version`: the game's (version, state) after it."""
     try:
-        service.act(game_id, Principal(seat=seat), action, if_match=version)
+        return service.play(game_id, seat, action, if_match=version)
     except RuleViolation as refused:
         # Never a card in a log line (DESIGN §2.4): the action type and the rule id only.
         log.error("bot of seat %s in %s at %s chose a %s, refused (%s); playing a random "
                   "legal action", seat, game_id, version, action.get("type"), refused.rule)
         fallback = rng.choice(view["legal_actions"])
-        service.act(game_id, Principal(seat=seat), fallback, if_match=version)
+        return service.play(game_id, seat, fallback, if_match=version)
 
 
 def resume(service, game_id: str) -> None:
