@@ -249,14 +249,19 @@ def test_follow_ups_run_after_every_append_and_logs_show_no_card(make_service, c
     assert not any(CARD.search(m) for m in messages)
 
 
-def test_list_games_pages_newest_first_then_by_id_and_filters_by_status(service):
-    ids = [service.create_game(HUMANS)["id"] for _ in range(5)]
+def listed_in_pages_of_two(service):
+    """The ids of every game, walking list_games two at a time by its cursor."""
     seen, cursor = [], None
     while True:
         page = service.list_games(limit=2, cursor=cursor)
         seen += [item["id"] for item in page["items"]]
         if not (cursor := page["next_cursor"]):
-            break
+            return seen
+
+
+def test_list_games_pages_newest_first_then_by_id_and_filters_by_status(service):
+    ids = [service.create_game(HUMANS)["id"] for _ in range(5)]
+    seen = listed_in_pages_of_two(service)
     # Newest first by creation ms; games of the same millisecond by id, descending.
     assert seen == sorted(ids, key=lambda g: (service.record(g).created_ms, g), reverse=True)
     assert len(service.list_games(status="playing", limit=10)["items"]) == 5
@@ -271,12 +276,7 @@ def test_games_of_the_same_millisecond_page_by_id_each_exactly_once(service):
     ids = [f"{n:016x}" for n in (3, 10, 7, 1, 12)]
     for game_id in ids:
         service.index.add(game_id, 1_700_000_000_000, 2, "playing", 1)
-    seen, cursor = [], None
-    while True:
-        page = service.list_games(limit=2, cursor=cursor)
-        seen += [item["id"] for item in page["items"]]
-        if not (cursor := page["next_cursor"]):
-            break
+    seen = listed_in_pages_of_two(service)
     assert seen == sorted(ids, reverse=True)
 
 
