@@ -110,14 +110,20 @@ def test_the_sweeper_enqueues_a_missing_bot_job_once(redis_url, redis_client, wi
     assert jobs.sweep().enqueued == ()  # the job is queued: alive
 
 
-def test_the_sweeper_replaces_a_failed_job_and_leaves_it_in_the_failed_registry(
-        redis_url, wiring, queue):
-    bare = wire(Settings(redis_url=redis_url)).service
-    game = bare.create_game(BOTS, seed=2)
+def unqueued_bot_job(redis_url, queue):
+    """(id, job) of the bot job of a new bot game, taken off the queue so a test can give it
+    the status of a job that died (the game was created without follow-ups)."""
+    game = wire(Settings(redis_url=redis_url)).service.create_game(BOTS, seed=2)
     job_id = bot_job_id(game["id"], game["version"])
     enqueue_unique(queue, "workers.jobs.play_bots", job_id, game["id"], game["version"])
     job = Job.fetch(job_id, connection=queue.connection)
     queue.remove(job)
+    return job_id, job
+
+
+def test_the_sweeper_replaces_a_failed_job_and_leaves_it_in_the_failed_registry(
+        redis_url, wiring, queue):
+    job_id, job = unqueued_bot_job(redis_url, queue)
     job.set_status(JobStatus.FAILED)
     assert jobs.sweep().enqueued == (f"{job_id}-s1",)
     assert Job.fetch(job_id, connection=queue.connection).get_status() == JobStatus.FAILED
@@ -148,12 +154,7 @@ def test_a_duplicate_enqueue_is_refused(wiring, queue):
 
 def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, wiring, queue):
     runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
-    bare = wire(Settings(redis_url=redis_url)).service
-    game = bare.create_game(BOTS, seed=2)
-    job_id = bot_job_id(game["id"], game["version"])
-    enqueue_unique(queue, "workers.jobs.play_bots", job_id, game["id"], game["version"])
-    job = Job.fetch(job_id, connection=queue.connection)
-    queue.remove(job)
+    job_id, job = unqueued_bot_job(redis_url, queue)
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=2)
     job.set_status(JobStatus.STARTED)
     job.save()
