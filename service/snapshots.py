@@ -78,11 +78,6 @@ class MemorySnapshots:
             while len(self._latest) > self._max:
                 self._latest.popitem(last=False)
 
-    def clear(self) -> None:
-        """Forget everything."""
-        with self._lock:
-            self._latest.clear()
-
 
 class RedisSnapshots:
     """Pickled states in Redis, one whenever a multiple of `every` versions is crossed.
