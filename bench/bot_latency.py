@@ -48,7 +48,9 @@ def play(base: str, client: redis.Redis, samples: int, seed: int) -> list[float]
                 reply = http_json("POST", f"{base}/v1/games/{game_id}/actions",
                                   rng.choice(view["legal_actions"]), token=token)
             except urllib.error.HTTPError as refused:
-                if refused.code != 422:  # 422: a bot's answer resolved the offer first (R6.9)
+                # A bot's answer resolved the offer first (R6.9): 422 when the human's answer
+                # was decided after it, 409 when the offer changed while it was decided.
+                if refused.code not in (409, 422):
                     raise
                 view = http_json("GET", f"{base}/v1/games/{game_id}/view", token=token)
                 continue
