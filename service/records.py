@@ -4,6 +4,8 @@ event (DESIGN §2.1); this is the table's seating and credentials."""
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import redis
@@ -41,10 +43,15 @@ class GameRecord:
 
 
 class RecordStore:
-    """Game records in Redis hashes, one per game."""
+    """Game records in Redis hashes, one per game, with an in-process cache of the last
+    `cached` records read: a record never changes once written, so a cached one is never
+    stale, and a request (authenticate, act, the follow-up hook) reads Redis once at most."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, cached: int = 4096) -> None:
         self._client = client
+        self._cache: OrderedDict[str, GameRecord] = OrderedDict()
+        self._cached = cached
+        self._lock = threading.Lock()
 
     def put(self, record: GameRecord) -> None:
         """Write `record` (a new game id: records are never changed)."""
@@ -56,6 +63,19 @@ class RecordStore:
 
     def get(self, game_id: str) -> GameRecord:
         """The record of `game_id`. Raises GameNotFound."""
+        with self._lock:  # gunicorn's threads share the cache
+            record = self._cache.get(game_id)
+            if record is not None:
+                self._cache.move_to_end(game_id)
+                return record
+        record = self._read(game_id)
+        with self._lock:
+            self._cache[game_id] = record
+            if len(self._cache) > self._cached:
+                self._cache.popitem(last=False)
+        return record
+
+    def _read(self, game_id: str) -> GameRecord:
         with backend_errors():
             raw = self._client.hgetall(meta_key(game_id))
         if not raw:

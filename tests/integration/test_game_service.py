@@ -360,3 +360,12 @@ def test_idempotency_keys_are_per_seat_so_two_seats_may_use_the_same_key(service
     two, _ = service.act(game["id"], seat(second), {"type": "pass"}, idempotency_key="same")
     assert two == one + 1
     assert service.act(game["id"], seat(second), {"type": "pass"}, idempotency_key="same")[0] == two
+
+
+def test_a_game_record_is_read_from_redis_once_per_process(service, redis_client):
+    game = service.create_game([{"kind": "human"}] * 4)
+    before = redis_client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)
+    for _ in range(3):
+        service.records.get(game["id"])
+    after = redis_client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)
+    assert after - before <= 1
