@@ -8,6 +8,10 @@ from domain.conformance import run_case
 
 HERE = Path(__file__).parent
 CASE_FILES = sorted(HERE.glob("cases/*.json")) + sorted(HERE.glob("cases_extra/*.json"))
+# The §11 variant cases, copied unchanged from the specification. The engine refuses every
+# non-standard option until the variants are built (issue 10), so each is an expected failure;
+# strict, so a case that starts passing fails here until its mark is removed.
+VARIANT_FILES = sorted(HERE.glob("variants/*.json"))
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -16,8 +20,16 @@ def test_case_passes(path):
     assert result.passed, "\n".join(result.failures)
 
 
+@pytest.mark.xfail(strict=True, reason="issue 10: the R11 variant options are not built yet")
+@pytest.mark.parametrize("path", VARIANT_FILES, ids=lambda p: f"variants/{p.stem}")
+def test_variant_case_passes(path):
+    result = run_case(json.loads(path.read_text()))
+    assert result.passed, "\n".join(result.failures)
+
+
 def test_all_shared_cases_are_present():
     assert len(list(HERE.glob("cases/*.json"))) == 63
+    assert len(VARIANT_FILES) == 20
 
 
 def test_a_wrong_expectation_fails():
