@@ -3,7 +3,7 @@ import os
 
 from flask import Flask
 
-from api import caching, errors, metrics
+from api import caching, docs_site, errors, metrics
 from api.auth import SECURITY_SCHEMES
 from api.resources import actions, events, games, system
 from service.bootstrap import build_service
@@ -20,7 +20,7 @@ DEFAULTS = {
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "/docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "OPENAPI_SWAGGER_UI_URL": docs_site.SWAGGER_UI_URL,  # pinned package, served offline
     "API_SPEC_OPTIONS": {
         "info": {"description": "Contract Rummy as an event-sourced service. Errors are "
                                 "application/problem+json (RFC 9457); rule violations carry "
@@ -55,6 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     api = errors.ProblemApi(app)
     for resource in (games, actions, events, system):
         api.register_blueprint(resource.blp)
+    app.register_blueprint(docs_site.blp)
     errors.register_error_handlers(app)
     metrics.init_app(app)
     caching.init_app(app)

@@ -1,0 +1,56 @@
+"""The service's own documentation pages, served offline from package data.
+
+- ``GET /docs``: Swagger UI (flask-smorest's page), whose assets come from the pinned
+  ``swagger-ui-bundle`` package under ``/docs/swagger-ui/``, never from a CDN.
+- ``GET /docs/rules``: the rules (``docs/rules.md``, shipped in this package as ``rules.md``)
+  as HTML, one anchor per rule id (``/docs/rules#r5-5``), so a refusal's ``rule`` can link to
+  its explanation.
+
+These pages are not API operations: they are a plain Flask blueprint, outside openapi.yaml.
+"""
+from functools import cache
+from importlib import resources
+
+import markdown
+from flask import Blueprint, send_from_directory
+from swagger_ui_bundle import swagger_ui_path
+from werkzeug.wrappers import Response
+
+SWAGGER_UI_URL = "/docs/swagger-ui/"
+RULES_PAGE = "/docs/rules"
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto;
+        padding: 0 1rem; color: #1b1b1b; }}
+table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding: .2rem .5rem; }}
+code {{ background: #f1f1f1; padding: 0 .2rem; }} :target {{ background: #fff3b0; }}
+</style></head><body>
+{body}
+</body></html>
+"""
+
+blp = Blueprint("docs_site", __name__)
+
+
+@cache
+def rules_html() -> str:
+    """The rules page: ``rules.md`` of this package rendered to a whole HTML document (str).
+    Rendered once per process; the raw ``<a id>`` anchors of the Markdown pass through."""
+    text = resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+    body = markdown.markdown(text, extensions=["tables"])
+    return PAGE.format(title="Contract Rummy rules", body=body)
+
+
+@blp.route(RULES_PAGE)
+def rules():
+    """The rules as HTML (text/html), anchors ``#r<section>`` and ``#r<section>-<rule>``."""
+    return Response(rules_html(), mimetype="text/html")
+
+
+@blp.route(SWAGGER_UI_URL + "<path:filename>")
+def swagger_ui_asset(filename: str):
+    """A Swagger UI asset from the pinned swagger-ui-bundle package (404 for anything else)."""
+    return send_from_directory(swagger_ui_path, filename, max_age=86400)

@@ -1,0 +1,61 @@
+"""The documentation pages work offline: Swagger UI's assets and the rules page come from the
+package, and every rule id the engine can cite has its anchor on the rules page."""
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.integration.api_client import app, client  # noqa: F401 (fixtures)
+
+ROOT = Path(__file__).resolve().parents[2]
+CITED = re.compile(r'"(R\d+(?:\.\d+)?)"')
+
+
+def cited_rule_ids() -> set[str]:
+    """Every rule id written as a string literal in the engine, the service or the API."""
+    ids = set()
+    for package in ("domain", "service", "api"):
+        for path in (ROOT / package).rglob("*.py"):
+            ids.update(CITED.findall(path.read_text()))
+    return ids
+
+
+def test_swagger_ui_loads_its_assets_from_this_server(client):
+    page = client.get("/docs").get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert assets and all(url.startswith("/docs/swagger-ui/") for url in assets), assets
+    for url in assets:
+        response = client.get(url)
+        assert response.status_code == 200 and len(response.data) > 1000, url
+
+
+def test_an_unknown_asset_is_a_404(client):
+    assert client.get("/docs/swagger-ui/../../etc/passwd").status_code == 404
+    assert client.get("/docs/swagger-ui/nothing.js").status_code == 404
+
+
+def test_the_rules_page_has_an_anchor_for_every_cited_rule(client):
+    response = client.get("/docs/rules")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    anchors = set(re.findall(r'id="(r[\d-]+)"', page))
+    ids = cited_rule_ids()
+    assert {"R5.5", "R6.1", "R9"} <= ids
+    missing = {rule for rule in ids if rule.lower().replace(".", "-") not in anchors}
+    assert not missing
+    assert "<table>" in page  # the contract table is rendered, not left as Markdown
+
+
+@pytest.mark.slow
+def test_a_built_wheel_carries_the_rules_page(tmp_path):
+    # The test extra pins setuptools, so the wheel builds without an isolated environment.
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+                   check=True, timeout=300)
+    (wheel,) = tmp_path.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = archive.read("api/docs_site/rules.md").decode()
+    assert shipped == (ROOT / "docs" / "rules.md").read_text()
