@@ -143,6 +143,7 @@ TITLES = {
     "unauthorized": "A valid bearer token is required",
     "forbidden": "The token may not do this",
     "game-not-found": "No such game",
+    "game-archived": "The game was archived",
     "bad-precondition": "The precondition header cannot be read",
     "invalid-json": "The body is not JSON this API reads",
     "unavailable": "A backend the service needs is not reachable",
@@ -190,6 +191,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(GameNotFound)
     def _not_found(e):
+        if current_app.extensions["rummy"].archived(e.game_id):
+            return problem(410, "game-archived", f"Game {e.game_id!r} was archived by the "
+                           "retention policy and is no longer served; the server's operator "
+                           "can import its record again.")
         return problem(404, "game-not-found", str(e) or "No such game.")
 
     @app.errorhandler(StoreUnavailable)

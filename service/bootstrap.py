@@ -8,6 +8,7 @@ from typing import Mapping
 
 import redis
 
+from service.archive import DirectoryArchive
 from service.config import PROCESS_SECRET, Settings
 from service.followups import install
 from service.games import GameService
@@ -43,9 +44,10 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
     store = RedisEventStore(client, blocking_client(settings.redis_url, settings.max_wait_s),
                             settings.max_wait_s)
     loader = GameLoader(store, Snapshots(MemorySnapshots(), RedisSnapshots(client)))
+    archive = DirectoryArchive(settings.archive_dir) if settings.archive_dir else None
     service = GameService(store, loader, RecordStore(client), GameIndex(client),
                           admin_key=settings.admin_key, max_wait_s=settings.max_wait_s,
-                          ping=lambda: _ping(client), secret=settings.secret)
+                          ping=lambda: _ping(client), secret=settings.secret, archive=archive)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
     return Wiring(settings, client, service)

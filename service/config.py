@@ -31,6 +31,13 @@ class Settings:
     lasts. `sse_heartbeat_s` (RUMMY_SSE_HEARTBEAT_S, 15): seconds between stream heartbeats.
     `sweep_interval_s` (RUMMY_SWEEP_INTERVAL_S, 5): seconds between two sweeps.
     `sweep_stale_s` (RUMMY_SWEEP_STALE_S, 30): age after which the sweeper counts a job dead.
+    `retention_days` (RUMMY_RETENTION_DAYS, 30): days a finished game stays in Redis before it
+    is archived. `abandon_days` (RUMMY_ABANDON_DAYS, 7): days without an event after which a
+    game not finished counts as abandoned and is archived. Both accept fractions.
+    `archive_dir` (RUMMY_ARCHIVE_DIR): the directory of archived games' records; None (unset)
+    turns retention off: nothing is archived or removed (docs/retention.md).
+    `retention_interval_s` (RUMMY_RETENTION_INTERVAL_S, 3600): seconds between two retention
+    runs of the workers.
     Every duration is a number > 0; anything else raises ValueError.
     """
 
@@ -42,6 +49,10 @@ class Settings:
     sse_heartbeat_s: float = 15.0
     sweep_interval_s: float = 5.0
     sweep_stale_s: float = 30.0
+    retention_days: float = 30.0
+    abandon_days: float = 7.0
+    archive_dir: str | None = None
+    retention_interval_s: float = 3600.0
     secret: str = field(default=PROCESS_SECRET, repr=False)
 
     def __post_init__(self) -> None:
@@ -53,7 +64,8 @@ class Settings:
         if not self.secret:
             raise ValueError("RUMMY_SECRET must not be empty")
         for name in ("offer_deadline_s", "max_wait_s", "sse_max_s", "sse_heartbeat_s",
-                     "sweep_interval_s", "sweep_stale_s"):
+                     "sweep_interval_s", "sweep_stale_s", "retention_days", "abandon_days",
+                     "retention_interval_s"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and value > 0):
                 raise ValueError(f"RUMMY_{name.upper()} must be a number > 0, not {value!r}")
@@ -69,9 +81,12 @@ class Settings:
         numbers = {name: _number(env, f"RUMMY_{name.upper()}", default)
                    for name, default in (("offer_deadline_s", 15.0), ("max_wait_s", 30.0),
                                          ("sse_max_s", 300.0), ("sse_heartbeat_s", 15.0),
-                                         ("sweep_interval_s", 5.0), ("sweep_stale_s", 30.0))}
+                                         ("sweep_interval_s", 5.0), ("sweep_stale_s", 30.0),
+                                         ("retention_days", 30.0), ("abandon_days", 7.0),
+                                         ("retention_interval_s", 3600.0))}
         return cls(redis_url=env.get("REDIS_URL") or None,
                    admin_key=env.get("RUMMY_ADMIN_KEY") or None,
+                   archive_dir=env.get("RUMMY_ARCHIVE_DIR") or None,
                    secret=secret or PROCESS_SECRET, **numbers)
 
 

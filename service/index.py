@@ -2,7 +2,8 @@
 
 A read model beside the streams: `rummy:games` (and `rummy:games:<status>`) are sorted sets of
 game ids scored by creation time in ms; `rummy:{<game>}:summary` holds status, round, version,
-creation time and whether the game waits on the workers. `rummy:games:waiting` holds the games
+creation time, the time of its last append (`updated_ms`, what retention ages a game by:
+service.retention) and whether the game waits on the workers. `rummy:games:waiting` holds the games
 that wait on the workers (a bot, the scoring of a round, a buy-offer deadline): the sweeper's
 work list. Updated after every append by one Lua script (UPDATE_LUA), so the summary and every
 set change together: a summary never goes back to an older version, and two processes updating
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import re
+import time
 from datetime import datetime, timezone
 from typing import Iterator
 
@@ -27,9 +29,10 @@ MAX_LIMIT = 100
 WAITING = "waiting"
 # KEYS: summary, rummy:games, rummy:games:<status> for each of STATUSES, rummy:games:waiting.
 # ARGV: game id, version, status, round ("" = none), waiting ("1"/"0"), created ms ("" = the
-# summary's). Set the summary unless it already holds a newer version, then put the game in
-# the sets of the status (and waiting flag) the summary holds, all in one step. Returns that
-# status (nil when the game has no creation time, so it cannot be listed).
+# summary's), updated ms (the time of this append). Set the summary unless it already holds a
+# newer version, then put the game in the sets of the status (and waiting flag) the summary
+# holds, all in one step. Returns that status (nil when the game has no creation time, so it
+# cannot be listed).
 UPDATE_LUA = """
 local game = ARGV[1]
 if ARGV[6] ~= '' then
@@ -38,7 +41,7 @@ end
 local held = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
 if tonumber(ARGV[2]) > held then
   redis.call('HSET', KEYS[1], 'version', ARGV[2], 'status', ARGV[3], 'round', ARGV[4],
-             'waiting', ARGV[5])
+             'waiting', ARGV[5], 'updated_ms', ARGV[7])
 end
 local created = redis.call('HGET', KEYS[1], 'created_ms')
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -81,6 +84,12 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
     return int(match[1]), match[2]
 
 
+def index_keys(game_id: str) -> list[str]:
+    """Every index key that may hold `game_id`: its summary, then the global sorted sets
+    (`rummy:games`, one per status, the waiting set), in UPDATE_LUA's KEYS order."""
+    return [summary_key(game_id), index_key(), *map(index_key, STATUSES), index_key(WAITING)]
+
+
 class GameIndex:
     """Listing of games by creation time, filtered by status, paged with a cursor."""
 
@@ -96,12 +105,12 @@ class GameIndex:
     def update(self, game_id: str, version: int, status: str, round_: int | None,
                created_ms: int | None = None, waiting: bool = False) -> str | None:
         """Record the game at `version` (ignored when the summary holds a newer one), `waiting`
-        whether it waits on the workers then (service.followups.needs). Atomic: the summary,
-        the status sets and the waiting set change in one script. Returns the status the
-        summary holds."""
-        keys = [summary_key(game_id), index_key(), *map(index_key, STATUSES), index_key(WAITING)]
+        whether it waits on the workers then (service.followups.needs). Atomic: the summary
+        (with `updated_ms`, now), the status sets and the waiting set change in one script.
+        Returns the status the summary holds."""
+        keys = index_keys(game_id)
         args = [game_id, version, status, "" if round_ is None else round_, int(bool(waiting)),
-                "" if created_ms is None else created_ms]
+                "" if created_ms is None else created_ms, int(time.time() * 1000)]
         with backend_errors():
             held = self._update(keys=keys, args=args)
         return held.decode() if held else None

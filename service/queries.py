@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from domain import awaiting, full_view, public_view, redact, seat_view
+from service.archive import Archive
 from service.config import Settings
 from service.errors import Forbidden, Unauthorized
 from service.index import GameIndex
@@ -25,15 +26,17 @@ class GameReads:
     token hashes; `index`: the listing; `admin_key`: RUMMY_ADMIN_KEY (None refuses admin-only
     requests); `enqueue_followups(game_id, version, state)`: called after every append;
     `max_wait_s`: cap of a long poll in seconds; `secret`: the server secret seeded games'
-    decision seeds are derived from (service.config.Settings.secret, RUMMY_SECRET).
+    decision seeds are derived from (service.config.Settings.secret, RUMMY_SECRET);
+    `archive`: where retention put the games it removed (RUMMY_ARCHIVE_DIR; None: none).
     """
 
     def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
                  index: GameIndex, admin_key: str | None = None,
                  enqueue_followups: Followups = lambda game_id, version, state: None,
                  max_wait_s: float = 30.0, ping: Callable[[], bool] = lambda: True,
-                 secret: str | None = None) -> None:
+                 secret: str | None = None, archive: Archive | None = None) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
+        self.archive = archive
         self.admin_key = admin_key
         self.enqueue_followups = enqueue_followups
         self.max_wait_s = max_wait_s
@@ -47,6 +50,22 @@ class GameReads:
     def load(self, game_id: str, upto: int | None = None) -> tuple[int, object]:
         """(version, GameState) of the game, after event `upto` if given. Raises GameNotFound."""
         return self.loader.load(game_id, upto)
+
+    def archived(self, game_id: str) -> bool:
+        """Whether `game_id` left Redis for the archive (service.retention): False without an
+        archive or when the archive cannot be read (the caller then answers as for an unknown
+        game)."""
+        if self.archive is None:
+            return False
+        try:
+            return self.archive.exists(game_id)
+        except OSError:
+            return False
+
+    def forget(self, game_id: str) -> None:
+        """Drop `game_id` from this process's caches (snapshots, records): it left Redis."""
+        self.loader.snapshots.forget(game_id)
+        self.records.forget(game_id)
 
     def record(self, game_id: str) -> GameRecord:
         """The game's seating record. Raises GameNotFound."""

@@ -75,6 +75,11 @@ class RecordStore:
                 self._cache.popitem(last=False)
         return record
 
+    def forget(self, game_id: str) -> None:
+        """Drop the cached record of `game_id` (the game left Redis: service.retention)."""
+        with self._lock:
+            self._cache.pop(game_id, None)
+
     def _read(self, game_id: str) -> GameRecord:
         with backend_errors():
             raw = self._client.hgetall(meta_key(game_id))

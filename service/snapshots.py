@@ -68,6 +68,11 @@ class MemorySnapshots:
             self._latest.move_to_end(game_id)
             return hit
 
+    def forget(self, game_id: str) -> None:
+        """Drop the cached state of `game_id` (it left Redis: service.retention)."""
+        with self._lock:
+            self._latest.pop(game_id, None)
+
     def save(self, game_id: str, version: int, state: object, folded: int) -> None:
         """Remember `state` at `version` if it is newer than what is cached."""
         with self._lock:
@@ -122,6 +127,13 @@ class Snapshots:
     def load(self, game_id: str, upto: int | None = None) -> tuple[int, object] | None:
         """The first layer's cached (version, state) with version <= `upto`, or None."""
         return next((hit for layer in self.layers if (hit := layer.load(game_id, upto))), None)
+
+    def forget(self, game_id: str) -> None:
+        """Drop `game_id` from the in-process layers (Redis keys are removed by their owner,
+        service.retention)."""
+        for layer in self.layers:
+            if isinstance(layer, MemorySnapshots):
+                layer.forget(game_id)
 
     def save(self, game_id: str, version: int, state: object, folded: int) -> None:
         """Offer `state` at `version` (reached by folding `folded` events) to every layer."""

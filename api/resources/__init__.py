@@ -15,7 +15,11 @@ class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = PARSER
 
     def problems(self, *codes: int):
-        """Document that the view may answer with problem+json errors of these ``codes``."""
+        """Document that the view may answer with problem+json errors of these ``codes``; a
+        view that may answer 404 (no such game) may also answer 410 (the game was archived,
+        docs/retention.md)."""
+        if 404 in codes:
+            codes = (*codes, 410)
 
         def decorator(func):
             for code in codes:
