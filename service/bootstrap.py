@@ -17,6 +17,7 @@ from service.loading import GameLoader
 from service.queries import Followups
 from service.records import RecordStore
 from service.redis_store import RedisEventStore, blocking_client
+from service.stats import redis_stats
 from service.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,8 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
     archive = DirectoryArchive(settings.archive_dir) if settings.archive_dir else None
     service = GameService(store, loader, RecordStore(client), GameIndex(client),
                           admin_key=settings.admin_key, max_wait_s=settings.max_wait_s,
-                          ping=lambda: _ping(client), secret=settings.secret, archive=archive)
+                          ping=lambda: _ping(client), secret=settings.secret, archive=archive,
+                          stats=lambda: redis_stats(client))
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
     return Wiring(settings, client, service)

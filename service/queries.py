@@ -12,6 +12,7 @@ from service.index import GameIndex
 from service.loading import GameLoader
 from service.principal import Principal, authenticate
 from service.records import GameRecord, RecordStore
+from service.stats import RedisStats
 from service.store import EventStore
 
 RECORD_FORMAT = "contract-rummy/game-record"
@@ -27,16 +28,20 @@ class GameReads:
     requests); `enqueue_followups(game_id, version, state)`: called after every append;
     `max_wait_s`: cap of a long poll in seconds; `secret`: the server secret seeded games'
     decision seeds are derived from (service.config.Settings.secret, RUMMY_SECRET);
-    `archive`: where retention put the games it removed (RUMMY_ARCHIVE_DIR; None: none).
+    `archive`: where retention put the games it removed (RUMMY_ARCHIVE_DIR; None: none);
+    `stats()`: the RedisStats of the service's Redis for /metrics (raises redis.RedisError when
+    Redis cannot answer; None: not available).
     """
 
     def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
                  index: GameIndex, admin_key: str | None = None,
                  enqueue_followups: Followups = lambda game_id, version, state: None,
                  max_wait_s: float = 30.0, ping: Callable[[], bool] = lambda: True,
-                 secret: str | None = None, archive: Archive | None = None) -> None:
+                 secret: str | None = None, archive: Archive | None = None,
+                 stats: Callable[[], RedisStats] | None = None) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
         self.archive = archive
+        self.stats = stats
         self.admin_key = admin_key
         self.enqueue_followups = enqueue_followups
         self.max_wait_s = max_wait_s

@@ -225,15 +225,17 @@ class Retention:
 
     def run(self, now_ms: int | None = None, limit: int | None = None, batch: int = 100,
             dry_run: bool = False,
-            progress: Callable[[str, str], None] = lambda game_id, outcome: None) -> RetentionReport:
+            progress: Callable[[str, str], None] = lambda game_id, outcome: None,
+            pending: list[Due] | None = None) -> RetentionReport:
         """Archive every game due at `now_ms` (default now), at most `limit`, `batch` at a
-        time with one log line per batch. `dry_run` lists what is due (reported as its
-        status: finished or abandoned) and changes nothing. `progress(game_id, outcome)` is
-        called after each game. A game that fails is logged and skipped, never stops the run
-        (but Redis unreachable does: StoreUnavailable)."""
+        time with one log line per batch; `pending`: those games when the caller already
+        listed them (`due`). `dry_run` lists what is due (reported as its status: finished or
+        abandoned) and changes nothing. `progress(game_id, outcome)` is called after each
+        game. A game that fails is logged and skipped, never stops the run (but Redis
+        unreachable does: StoreUnavailable)."""
         now_ms = _now_ms() if now_ms is None else now_ms
         report = RetentionReport()
-        pending = list(self.due(now_ms, limit))
+        pending = list(self.due(now_ms, limit)) if pending is None else pending
         for first in range(0, len(pending), batch):
             for due in pending[first:first + batch]:
                 outcome = ("finished" if due.status == "finished" else "abandoned") if dry_run \

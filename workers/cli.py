@@ -4,11 +4,13 @@
 - `serve`: embedded Redis + gunicorn + worker in the foreground (workers/cli_serve.py)
 - `worker`: an RQ worker with its scheduler and the sweeper (workers/cli_worker.py)
 - `play-bots`: a four-bot game on a running service over HTTP (workers/cli_play_bots.py)
+- `archive`: run the retention policy now, or list what it would archive (workers/cli_archive.py)
 - `openapi`: print the OpenAPI document generated from the code (api/cli.py)
 """
 import click
 
 from api.cli import openapi
+from workers.cli_archive import archive
 from workers.cli_domain import conformance, simulate
 from workers.cli_play_bots import play_bots
 from workers.cli_serve import serve
@@ -20,5 +22,5 @@ def main() -> None:
     """Contract Rummy: rules engine, service and workers."""
 
 
-for command in (conformance, simulate, serve, worker, play_bots, openapi):
+for command in (conformance, simulate, serve, worker, play_bots, archive, openapi):
     main.add_command(command)

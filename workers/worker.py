@@ -6,7 +6,9 @@ cache) warm, which is what bot reply latency is made of. A job that crashes the 
 recovered like a killed worker: by the sweeper, from another or a restarted worker.
 
 A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the id
-`sweep-<slot>` (unique per time slot), so many workers still sweep once per interval.
+`sweep-<slot>` (unique per time slot), so many workers still sweep once per interval. The
+worker also serves the `rummy-maintenance` queue, after the game queue, and enqueues the
+retention run there (workers/maintenance.py).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from rq.exceptions import DuplicateJobError
 
 from service.config import Settings
 from service.followups import make_queue
+from workers.maintenance import make_maintenance_queue, start_ticker
 from workers.sweeper import keep_alive
 
 log = logging.getLogger(__name__)
@@ -59,7 +62,9 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
     os.environ["REDIS_URL"] = redis_url
     connection = redis.Redis.from_url(redis_url)
     queue = make_queue(connection)
-    worker = SimpleWorker([queue], connection=connection, worker_ttl=WORKER_TTL_S,
+    # The maintenance queue last: RQ serves its queues in order, so retention waits for games.
+    maintenance = make_maintenance_queue(connection)
+    worker = SimpleWorker([queue, maintenance], connection=connection, worker_ttl=WORKER_TTL_S,
                           maintenance_interval=MAINTENANCE_INTERVAL_S)
     stop = threading.Event()
     # Shows this worker alive while a job runs, so the sweeper never replaces a running job.
@@ -69,6 +74,8 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
         interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
         threading.Thread(target=_sweep_ticker, args=(queue, interval, stop),
                          name="rummy-sweep", daemon=True).start()
+        settings = Settings.from_env()
+        start_ticker(maintenance, settings.archive_dir, settings.retention_interval_s, stop)
     try:
         return worker.work(burst=burst, with_scheduler=with_scheduler, logging_level=log_level)
     finally:

@@ -1,0 +1,78 @@
+"""What an operator alerts on (issue 7 item 9, docs/retention.md "Metrics"): Redis memory,
+games per status, the backlog of each RQ queue, the number of workers. Read in one pipeline
+of O(1) commands per queue, so a Prometheus scrape costs Redis next to nothing."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import redis
+from rq.utils import utcparse
+from rq.worker_registration import REDIS_WORKER_KEYS
+
+from service.index import STATUSES
+from service.keys import index_key
+
+RQ_QUEUES = "rq:queues"  # RQ's set of every queue's key
+RQ_QUEUE_PREFIX = "rq:queue:"
+RQ_JOB_PREFIX = "rq:job:"
+
+
+@dataclass(frozen=True)
+class QueueStats:
+    """One RQ queue: `length` jobs waiting; `oldest_age_s` seconds since the one at its head
+    was enqueued (0 when none waits)."""
+
+    length: int
+    oldest_age_s: float
+
+
+@dataclass(frozen=True)
+class RedisStats:
+    """`used_memory`: bytes (INFO memory); `games`: count per status of the index
+    (service.index.STATUSES); `queues`: per RQ queue name; `workers`: RQ workers registered."""
+
+    used_memory: int
+    games: dict[str, int]
+    queues: dict[str, QueueStats] = field(default_factory=dict)
+    workers: int = 0
+
+
+def redis_stats(client: redis.Redis, now: datetime | None = None) -> RedisStats:
+    """Read the RedisStats of `client`'s server at `now` (default: now, UTC). Raises
+    redis.RedisError when Redis cannot answer."""
+    now = now or datetime.now(timezone.utc)
+    queue_keys = sorted(key.decode() for key in client.smembers(RQ_QUEUES))
+    pipe = client.pipeline(transaction=False)
+    pipe.info("memory")
+    for status in STATUSES:
+        pipe.zcard(index_key(status))
+    pipe.scard(REDIS_WORKER_KEYS)
+    for key in queue_keys:
+        pipe.llen(key)
+        pipe.lindex(key, 0)
+    replies = pipe.execute()
+    memory, counts, workers = replies[0], replies[1:1 + len(STATUSES)], replies[1 + len(STATUSES)]
+    heads = replies[2 + len(STATUSES):]
+    oldest = _enqueued_at(client, [head for head in heads[1::2] if head])
+    queues = {}
+    for key, length, head in zip(queue_keys, heads[::2], heads[1::2]):
+        at = oldest.get(head) if head else None
+        age = max(0.0, (now - at).total_seconds()) if at else 0.0
+        queues[key.removeprefix(RQ_QUEUE_PREFIX)] = QueueStats(int(length), age)
+    return RedisStats(int(memory["used_memory"]), dict(zip(STATUSES, map(int, counts))),
+                      queues, int(workers))
+
+
+def _enqueued_at(client: redis.Redis, job_ids: list[bytes]) -> dict[bytes, datetime]:
+    """When each job was enqueued (UTC), from its RQ hash; jobs without one are left out."""
+    if not job_ids:
+        return {}
+    pipe = client.pipeline(transaction=False)
+    for job_id in job_ids:
+        pipe.hget(RQ_JOB_PREFIX + job_id.decode(), "enqueued_at")
+    found = {}
+    for job_id, raw in zip(job_ids, pipe.execute()):
+        if raw:
+            found[job_id] = utcparse(raw.decode())
+    return found
