@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 import redis
 
 import domain
+from domain import awaiting
 from service.keys import snapshot_key, snapshots_key
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,14 @@ class RedisSnapshots:
             return None
 
     def save(self, game_id: str, version: int, state: object, folded: int) -> None:
-        """Store `state` at `version` if the last `folded` events crossed a multiple of `every`."""
+        """Store `state` at `version` if the last `folded` events crossed a multiple of `every`.
+        A finished state is never stored, and reaching one drops the game's stored states: a
+        finished game's stream never grows, its whole fold takes a few ms (bench.fold_bench),
+        and its snapshots would hold ~30 KB of Redis per game for SNAPSHOT_TTL_S
+        (bench.memory_per_game). A replay of an earlier version may store one again (TTL)."""
+        if state is not None and awaiting(state).status == "finished":
+            self._drop(game_id)
+            return
         if version // self.every == (version - folded) // self.every:
             return
         try:
@@ -116,6 +124,16 @@ class RedisSnapshots:
             pipe.execute()
         except redis.RedisError as error:
             log.warning("snapshot save failed game=%s version=%s: %s", game_id, version, error)
+
+
+    def _drop(self, game_id: str) -> None:
+        """Delete the game's stored states of this code tag (logged, never raised)."""
+        try:
+            index = snapshots_key(game_id, self.tag)
+            versions = self._client.zrange(index, 0, -1)
+            self._client.delete(index, *(snapshot_key(game_id, int(v), self.tag) for v in versions))
+        except redis.RedisError as error:
+            log.warning("snapshot drop failed game=%s: %s", game_id, error)
 
 
 class Snapshots:

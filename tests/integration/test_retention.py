@@ -222,3 +222,10 @@ def test_the_api_answers_410_for_an_archived_game_and_404_for_an_unknown_one(
         assert response.content_type == PROBLEM
         assert response.get_json()["type"].endswith("/game-archived")
     assert client.get("/v1/games/0123456789abcdef").status_code == 404
+
+
+def test_a_finished_game_keeps_no_snapshot_in_redis(service, redis_client, admin_key):
+    game_id = finished_game(service, admin_key)  # the import folds past many multiples of 100
+    assert service.load(game_id)[0] > 100
+    assert not list(redis_client.scan_iter(f"rummy:{{{game_id}}}:snap*"))
+    assert service.replay(game_id, ADMIN, 150)["version"] == 150
