@@ -23,11 +23,14 @@ removed is no longer in the index, so nothing is archived twice or lost.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import redis
+from rq import Queue
+from rq.registry import FailedJobRegistry
 
 from domain import awaiting
 from service.archive import Archive
@@ -39,6 +42,7 @@ from service.keys import (PREFIX, events_key, index_key, meta_key, snapshot_key,
 from service.principal import Principal
 from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors
 from service.snapshots import CODE_TAG, SNAPSHOT_TTL_S
+from service.stats import RQ_QUEUE_PREFIX, RQ_QUEUES
 from service.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -49,6 +53,7 @@ DAY_MS = 24 * 3600 * 1000
 # event its keys are also looked for with a SCAN of its hash tag; later they have expired.
 LEFTOVER_WINDOW_MS = (max(IDEMPOTENCY_TTL_S, SNAPSHOT_TTL_S) + 3600) * 1000
 SCAN_COUNT = 1000
+GAME_ID_IN_JOB = re.compile(r"(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])")  # service.games ids
 PAGE = 500
 
 # KEYS[1] the stream; KEYS[2 .. ARGV[3]+1] the game's other keys (deleted); the rest: the
@@ -237,16 +242,38 @@ class Retention:
         report = RetentionReport()
         pending = list(self.due(now_ms, limit)) if pending is None else pending
         for first in range(0, len(pending), batch):
+            removed = set()
             for due in pending[first:first + batch]:
                 outcome = ("finished" if due.status == "finished" else "abandoned") if dry_run \
                     else self._archive_logged(due, now_ms)
                 getattr(report, outcome).append(due.game_id)
+                if outcome != "kept" and not dry_run:
+                    removed.add(due.game_id)
                 progress(due.game_id, outcome)
+            self.drop_failed_jobs(removed)
             log.info("retention%s: %d of %d games done: %d finished, %d abandoned archived, "
                      "%d kept, %d gone", " (dry run)" if dry_run else "",
                      min(first + batch, len(pending)), len(pending), len(report.finished),
                      len(report.abandoned), len(report.kept), len(report.gone))
         return report
+
+    def drop_failed_jobs(self, game_ids: set[str]) -> int:
+        """Delete the RQ jobs of `game_ids` kept in any queue's failed job registry (RQ keeps
+        a failed job for its failure TTL, a year by default: a key per failed job that would
+        outlive its game). A job belongs to a game when its id names the game's id (job ids
+        derive from (game, version): service.followups). Returns how many were deleted."""
+        if not game_ids:
+            return 0
+        deleted = 0
+        with backend_errors():
+            for key in self.client.smembers(RQ_QUEUES):
+                queue = Queue(key.decode().removeprefix(RQ_QUEUE_PREFIX), connection=self.client)
+                registry = FailedJobRegistry(queue=queue)
+                for job_id in registry.get_job_ids(cleanup=False):
+                    if game_ids.intersection(GAME_ID_IN_JOB.findall(job_id)):
+                        registry.remove(job_id, delete_job=True)
+                        deleted += 1
+        return deleted
 
     def _archive_logged(self, due: Due, now_ms: int) -> str:
         try:

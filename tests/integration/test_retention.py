@@ -229,3 +229,32 @@ def test_a_finished_game_keeps_no_snapshot_in_redis(service, redis_client, admin
     assert service.load(game_id)[0] > 100
     assert not list(redis_client.scan_iter(f"rummy:{{{game_id}}}:snap*"))
     assert service.replay(game_id, ADMIN, 150)["version"] == 150
+
+
+def test_an_archived_games_failed_jobs_leave_rqs_failed_registry(service, retention, redis_client,
+                                                                 admin_key):
+    from rq import Queue
+    from rq.registry import FailedJobRegistry
+
+    game_id, other = finished_game(service, admin_key), "0123456789abcdef"
+    queue = Queue("rummy", connection=redis_client)
+    registry = FailedJobRegistry(queue=queue)
+    for job_id in (f"bot-{game_id}-7", f"score-{game_id}-9-s1", f"bot-{other}-7"):
+        registry.add(queue.enqueue("workers.jobs.sweep", job_id=job_id), ttl=3600)
+
+    assert retention.run(now_ms=days_ahead(2)).finished == [game_id]
+
+    assert registry.get_job_ids() == [f"bot-{other}-7"]
+    assert not list(redis_client.scan_iter(f"*{game_id}*"))
+
+
+def test_index_members_of_a_game_without_events_are_removed_as_gone(service, retention,
+                                                                     redis_client, admin_key):
+    game_id = finished_game(service, admin_key)
+    redis_client.delete(f"rummy:{{{game_id}}}:events")
+    service.forget(game_id)
+
+    report = retention.run(now_ms=days_ahead(2))
+
+    assert report.gone == [game_id] and report.archived == 0
+    assert members_of(redis_client, game_id) == [] and keys_of(redis_client, game_id) == []
