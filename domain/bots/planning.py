@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 from operator import itemgetter
 
+from domain.bots.frame import Frame, keeps_with, keeps_without
 from domain.cards import (
     ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit, physical_card,
 )
@@ -75,13 +76,16 @@ class Analysis:
     - ``options``: ``(need, used codes, slots)`` of every plan within ``NEAR`` of the best;
       a slot is one missing card, given as the tuple of codes that fill it (a run hole: one
       code; a group hole: the four codes of its rank). The strong bot re-weighs these.
+
+    ``frame`` (rounds 1-6) is the `frame.Frame` of the candidates, None in round 7.
     """
 
-    __slots__ = ("need", "wanted", "support", "plans", "jokers", "options")
+    __slots__ = ("need", "wanted", "support", "plans", "jokers", "options", "frame")
 
-    def __init__(self, need, wanted, support, plans, jokers, options=()):
+    def __init__(self, need, wanted, support, plans, jokers, options=(), frame=None):
         self.need, self.wanted, self.support = need, wanted, support
         self.plans, self.jokers, self.options = plans, jokers, options
+        self.frame = frame
 
 
 _cache: dict = {}
@@ -92,15 +96,47 @@ def analyze(kinds, hand, final=False):
     """Return the cached `Analysis` of ``hand`` (codes) for contract ``kinds``.
 
     ``final``: the final round, where the whole hand must become the runs (R8.2).
+    Rounds 1-6 reuse the analysis of a cached hand one card away when `frame` shows the
+    card leaves it unchanged (a hand after a draw, or after the discard of a spare card).
     """
     key = (kinds, tuple(sorted(hand)), final)
     found = _cache.get(key)
     if found is None:
         if len(_cache) >= _CACHE_MAX:
             _cache.clear()
-        found = _analyze_final(key[1]) if final else _analyze(kinds, key[1])
+        if final:
+            found = _analyze_final(key[1])
+        else:
+            found = _from_neighbour(kinds, key[1])
+            if found is None:
+                found = _analyze(kinds, key[1])
+                _register_without(kinds, key[1], found)
         _cache[key] = found
     return found
+
+
+def _from_neighbour(kinds, hand):
+    """The cached analysis of ``hand`` minus one card, when adding that card keeps it."""
+    last = None
+    for i, card in enumerate(hand):
+        if card == last:
+            continue
+        last = card
+        smaller = hand[:i] + hand[i + 1:]
+        found = _cache.get((kinds, smaller, False))
+        if found is not None and keeps_with(found.frame, smaller, card):
+            return found
+    return None
+
+
+def _register_without(kinds, hand, analysis):
+    """Cache ``analysis`` for ``hand`` minus each card whose removal keeps it (the hand after
+    discarding a spare card is asked about next)."""
+    last = None
+    for i, card in enumerate(hand):
+        if card != last and keeps_without(analysis.frame, card):
+            _cache.setdefault((kinds, hand[:i] + hand[i + 1:], False), analysis)
+        last = card
 
 
 def need_with(kinds, hand, card, final=False):
@@ -115,6 +151,9 @@ def need_with(kinds, hand, card, final=False):
         return found.need
     if final:
         return analyze(kinds, key[1], final).need
+    kept = _keeps(kinds, hand, card)
+    if kept:
+        return kept.need
     need = _needs.get(key)
     if need is None:
         if len(_needs) >= _CACHE_MAX:
@@ -135,6 +174,8 @@ def lowers_need(kinds, hand, card, need, final=False):
     """
     if final or card == JOKER:
         return need_with(kinds, hand, card, final) < need
+    if _keeps(kinds, hand, card):
+        return False
     naturals = Counter(hand)
     naturals[card] += 1
     jokers = naturals.pop(JOKER, 0)
@@ -145,6 +186,14 @@ def lowers_need(kinds, hand, card, need, final=False):
     runs_using = [runs for runs in run_sets if any(card in _WINDOW_SETS[w] for w in runs)]
     return any(_plan_need(naturals, jokers, groups, runs) < need for groups in group_sets
                for runs in (run_sets if rank in groups else runs_using))
+
+
+def _keeps(kinds, hand, card):
+    """The cached analysis of ``hand`` if adding ``card`` leaves it unchanged, else None."""
+    found = _cache.get((kinds, tuple(sorted(hand)), False))
+    if found is not None and keeps_with(found.frame, hand, card):
+        return found
+    return None
 
 
 def may_lower_need(kinds, hand, card, analysis):
@@ -177,13 +226,14 @@ def _analyze(kinds, hand):
     """The `Analysis` of a hand for rounds 1-6: every candidate plan filled and ranked."""
     naturals = Counter(hand)
     jokers = naturals.pop(JOKER, 0)
+    group_sets, run_sets, frame = _framed_candidates(kinds, naturals)
     scored = []
-    for groups, runs in _candidate_plans(kinds, naturals):
+    for groups, runs in [(g, r) for g in group_sets for r in run_sets]:
         used, gaps = [], []
         need = _plan_need(naturals, jokers, groups, runs, used, gaps)
         scored.append((need, -len(used), groups, runs, used, gaps))
     if not scored:                     # too few candidates: every meld from scratch
-        return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers)
+        return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers, (), frame)
     scored.sort(key=itemgetter(0, 1))   # stable: ties keep the candidates' order
     best = scored[0][0]
     wanted, support, options = set(), {}, []
@@ -200,7 +250,7 @@ def _analyze(kinds, hand):
     for code in support:
         support[code] /= naturals[code]
     plans = [(p[0], p[2], p[3]) for p in scored[:4]]
-    return Analysis(best, frozenset(wanted), support, plans, jokers, tuple(options))
+    return Analysis(best, frozenset(wanted), support, plans, jokers, tuple(options), frame)
 
 
 def _from_scratch(kinds):
@@ -223,7 +273,12 @@ def _candidate_plans(kinds, naturals):
 
 
 def _candidates(kinds, naturals):
-    """The candidate group ranks and run windows of a plan: ``(group sets, run sets)``.
+    """The candidate group ranks and run windows of a plan: ``(group sets, run sets)``."""
+    return _framed_candidates(kinds, naturals)[:2]
+
+
+def _framed_candidates(kinds, naturals):
+    """``(group sets, run sets, frame)``: the candidates and their `frame.Frame`.
 
     Groups: each ``n_groups``-subset of the ``n_groups + 1`` likeliest ranks; runs: each
     ``n_runs``-subset of the ``n_runs + 2`` likeliest windows whose same-suit runs keep
@@ -231,24 +286,32 @@ def _candidates(kinds, naturals):
     """
     n_groups = kinds.count(GROUP)
     n_runs = len(kinds) - n_groups
-    run_cands = _run_candidates(naturals, n_runs + 2) if n_runs else ()
+    ranks, rank_cut = _group_candidates(naturals, n_groups + 1) if n_groups else ((), None)
+    if n_runs:
+        run_cands, window_cut = _run_candidates(naturals, n_runs + 2)
+        codes = frozenset().union(*(_WINDOW_SETS[w] for w in run_cands))
+    else:
+        run_cands, window_cut, codes = (), None, None
     run_sets = [runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs)]
-    return list(combinations(_group_candidates(naturals, n_groups + 1), n_groups)), run_sets
+    frame = Frame(frozenset(ranks) if n_groups else None, rank_cut, codes, window_cut)
+    return list(combinations(ranks, n_groups)), run_sets, frame
 
 
 def _group_candidates(naturals, k):
-    """The ``k`` ranks with most cards (fewer points first on ties), padded with None."""
+    """The ``k`` ranks with most cards (fewer points first on ties), padded with None, and
+    the key of the last one (None when padded: every rank with a card is a candidate)."""
     by_rank = {}
     for code, n in naturals.items():
         by_rank[NUM[code]] = by_rank.get(NUM[code], 0) + n
     ranked = sorted([(-n, RANK_POINTS[rank], rank) for rank, n in by_rank.items()])[:k]
-    return tuple(rank for _, _, rank in ranked) + (None,) * (k - len(ranked))
+    if len(ranked) < k:
+        return tuple(rank for _, _, rank in ranked) + (None,) * (k - len(ranked)), None
+    return tuple(rank for _, _, rank in ranked), ranked[-1]
 
 
 def _run_candidates(naturals, k):
-    """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None."""
-    if not k:
-        return ()
+    """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None, and
+    the key ``(-held, low, suit)`` of the last one (None when padded)."""
     masks = dict.fromkeys(SUITS, 0)
     for code in naturals:
         masks[SUIT[code]] |= BIT[code]
@@ -257,7 +320,9 @@ def _run_candidates(naturals, k):
         windows += _suit_windows(suit, mask)
     windows.sort()
     chosen = tuple((s, low) for _, low, s in windows[:k])
-    return chosen + (None,) * (k - len(chosen))
+    if len(chosen) < k:
+        return chosen + (None,) * (k - len(chosen)), None
+    return chosen, windows[k - 1]
 
 
 @lru_cache(maxsize=None)  # at most 4 suits x 2**14 rank masks, far fewer in practice

@@ -1,0 +1,86 @@
+"""The incremental planning analysis (domain/bots/frame.py) equals a from-scratch analysis.
+
+`planning.analyze` reuses the analysis of a hand one card away when the frame says that card
+leaves it unchanged; these properties check, on random hands of every contract (R2.1), that
+every field of the reused analysis equals the one `_analyze` computes for the new hand, and
+that the shortcuts of `need_with` and `lowers_need` agree with full analyses.
+"""
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from domain.bots import planning
+from domain.bots.frame import keeps_with, keeps_without
+from domain.cards import full_deck
+from domain.contracts import CONTRACTS, DEAL_SIZES
+
+DECK = full_deck()
+
+
+def fields(analysis):
+    """Every field of an analysis, the frame's included, in comparable form."""
+    frame = analysis.frame
+    return (analysis.need, analysis.wanted, analysis.support, analysis.plans, analysis.jokers,
+            analysis.options, frame.ranks, frame.rank_cut, frame.codes, frame.window_cut)
+
+
+def deal(seed, extra):
+    """A random round 1-6, its contract and a sorted hand of the deal size plus ``extra``."""
+    rng = random.Random(seed)
+    round_ = rng.randint(1, 6)
+    cards = rng.sample(DECK, DEAL_SIZES[round_] + extra)
+    return CONTRACTS[round_], tuple(sorted(cards))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 11), st.integers(0, 2))
+def test_a_kept_card_changes_no_field_of_the_analysis(seed, pick, extra):
+    """Adding a card the frame keeps, or removing one, gives the from-scratch analysis."""
+    kinds, hand = deal(seed, extra)
+    base = planning._analyze(kinds, hand)
+    card = random.Random(seed + 1).choice(DECK)
+    if keeps_with(base.frame, hand, card):
+        assert fields(planning._analyze(kinds, tuple(sorted(hand + (card,))))) == fields(base)
+    gone = hand[pick % len(hand)]
+    if keeps_without(base.frame, gone):
+        smaller = hand[:pick % len(hand)] + hand[pick % len(hand) + 1:]
+        assert fields(planning._analyze(kinds, smaller)) == fields(base)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32))
+def test_cached_neighbours_give_the_from_scratch_analysis(seed):
+    """analyze() through the cache (neighbours reused) equals `_analyze` along a walk of draws
+    and discards, as a seat's hand changes over a round."""
+    planning._cache.clear()
+    planning._needs.clear()
+    rng = random.Random(seed)
+    kinds, hand = deal(seed, 0)
+    for _ in range(12):
+        card = rng.choice(DECK)
+        assert planning.need_with(kinds, hand, card) == planning._analyze(
+            kinds, tuple(sorted(hand + (card,)))).need
+        need = planning.analyze(kinds, hand).need
+        assert planning.lowers_need(kinds, hand, card, need) == (
+            planning._analyze(kinds, tuple(sorted(hand + (card,)))).need < need)
+        hand = tuple(sorted(hand + (card,)))
+        assert fields(planning.analyze(kinds, hand)) == fields(planning._analyze(kinds, hand))
+        hand = _drop(hand, rng)
+        assert fields(planning.analyze(kinds, hand)) == fields(planning._analyze(kinds, hand))
+
+
+def _drop(hand, rng):
+    """``hand`` without one card chosen at random."""
+    i = rng.randrange(len(hand))
+    return hand[:i] + hand[i + 1:]
+
+
+def test_the_frame_is_used_on_a_spare_draw_and_discard():
+    """A drawn card far from every candidate, then discarded, reuses one analysis object."""
+    planning._cache.clear()
+    kinds = CONTRACTS[1]   # two groups: ranks with most cards are the candidates
+    hand = tuple(sorted(("7H", "7S", "7D", "KC", "KD", "QS", "2C", "5D", "9H", "10S")))
+    first = planning.analyze(kinds, hand)
+    drawn = planning.analyze(kinds, hand + ("3H",))
+    assert drawn is first
+    assert planning.analyze(kinds, tuple(c for c in hand if c != "10S")) is first
