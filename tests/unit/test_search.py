@@ -255,3 +255,31 @@ def test_search_is_fast_on_16_card_hands_with_3_jokers():
     finally:
         gc.enable()
     assert worst < 0.010
+
+
+# -- the cheap pre-check before the search -----------------------------------------------------
+
+@settings(max_examples=600, deadline=None)
+@given(st.integers(1, 7), st.integers(0, 2**32))
+def test_the_pre_check_never_rules_out_a_hand_that_opens(round_, seed):
+    """`_may_open` (a necessary condition) holds whenever the full search finds an opening;
+    hands are drawn from few suits and ranks (plus jokers) so that many of them open."""
+    from domain.search import _contract_plan, _final_plan, _may_open
+    rng = random.Random(seed)
+    suits = rng.sample("CDHS", rng.randint(1, 3))
+    low = rng.randint(1, 8)
+    pool = [c for c in DECK if c == JOKER
+            or (c[-1] in suits and low <= card_number(c) < low + 7)]
+    hand = tuple(sorted(rng.sample(pool, min(len(pool), 10 + rng.randint(0, 4)))))
+    if round_ == 7:
+        searched = _final_plan(hand)
+    else:
+        searched = _contract_plan(CONTRACTS[round_], hand, True)[1]
+    if searched is not None:
+        assert _may_open(round_, hand)
+    assert (find_opening(round_, hand) is None) == (searched is None)
+
+
+def card_number(code):
+    """Rank number of a natural (ace 1)."""
+    return ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K").index(code[:-1]) + 1
