@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Callable
 
 from domain.awaiting import awaiting
@@ -32,8 +33,13 @@ _ORDER = {code: card_order(code) for code in full_deck()}
 
 
 def shown(cards: tuple[str, ...]) -> list[str]:
-    """`cards` (a hand) sorted as `card_order` shows them."""
-    return sorted(cards, key=_ORDER.__getitem__)
+    """`cards` (a hand) sorted as `card_order` shows them (a new list each call)."""
+    return list(_shown(tuple(cards)))
+
+
+@lru_cache(maxsize=256)  # a seat's hand is shown at every decision until it changes
+def _shown(cards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=_ORDER.__getitem__))
 
 
 # Each entry of a view is one function of (state, round or empty table, seat or None), so a

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 
 from domain.bots import planning as P
+from domain.bots.frame import keeps_with
 from domain.cards import JOKER
 from domain.contracts import FINAL_ROUND
 from domain.legal import DRAW_DISCARD, DRAW_STOCK
@@ -72,6 +73,8 @@ def helps_contract(view, card):
     current = P.analyze(kinds, hand, final)
     if card == JOKER:
         return current.need > 0
+    if current.frame is not None and keeps_with(current.frame, hand, card):
+        return False                # the card leaves every candidate plan as it was
     if not P.may_lower_need(kinds, hand, card, current):   # skips most analyses
         return False
     return P.lowers_need(kinds, hand, card, current.need, final)

@@ -32,6 +32,7 @@ RUN_SIZE = 4
 # ((suit, low), that window's codes); an ace sits in the lowest and the highest window.
 _RANK = {}
 _RANK_POINTS = {}
+_RANK_CODES = {n: tuple(card_at(n, s) for s in SUITS) for n in range(1, 14)}
 _WINDOWS = {}
 for _suit in SUITS:
     _codes = {n: card_at(n, _suit) for n in range(1, ACE_HIGH + 1)}
@@ -71,7 +72,7 @@ def keeps_without(frame, card):
 
 
 def keeps_with(frame, hand, card):
-    """True if ``hand`` (a sorted tuple of codes) plus ``card`` has the same analysis as
+    """True if ``hand`` (a tuple of codes) plus ``card`` has the same analysis as
     ``hand``: the card's rank and windows stay out of the candidates."""
     if card == JOKER:
         return False
@@ -79,17 +80,16 @@ def keeps_with(frame, hand, card):
         rank = _RANK[card]
         if rank in frame.ranks or frame.rank_cut is None:
             return False
-        held = 1 + sum(1 for code in hand if code != JOKER and _RANK[code] == rank)
+        held = 1 + sum(map(hand.count, _RANK_CODES[rank]))
         if (-held, _RANK_POINTS[card], rank) < frame.rank_cut:
             return False
     if frame.codes is not None:
         if card in frame.codes or frame.window_cut is None:
             return False
         if card not in hand:        # new to the hand: each window holding it gains a rank
-            present = set(hand)
             cut = frame.window_cut
             for (suit, low), codes in _WINDOWS[card]:
-                held = 1 + sum(1 for code in codes if code in present)
+                held = 1 + sum(code in hand for code in codes)
                 if (-held, low, suit) < cut:
                     return False
     return True
