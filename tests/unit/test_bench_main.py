@@ -52,3 +52,11 @@ def test_the_bench_readme_lists_every_benchmark_command():
     assert modules
     for module in modules:
         assert f"python -m bench.{module}" in readme, module
+
+
+def test_the_engine_benchmark_prints_games_per_second_against_the_goal():
+    ran = subprocess.run([sys.executable, "-m", "bench.engine", "--games", "1", "--repeats", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert re.search(r"engine: [\d.]+ games per second, best of 1 \(four basic bots, 1 games, "
+                     r"one core\); goal >= 50: (met|not met)", ran.stdout), ran.stdout
