@@ -23,3 +23,23 @@ def worker(redis_url: str, burst: bool, no_scheduler: bool, sweep_interval: floa
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     run_worker(redis_url, burst=burst, with_scheduler=not no_scheduler,
                sweep_every_s=sweep_interval, log_level=log_level.upper())
+
+
+@click.command("worker-health")
+@click.option("--max-age", type=float, default=120.0, show_default=True,
+              help="Seconds since the worker's last heartbeat beyond which it counts as stuck.")
+def worker_health(max_age: float) -> None:
+    """Liveness check of `rummy worker` (compose healthcheck, k8s livenessProbe): exit 0 when
+    its main loop beat within --max-age seconds (the file $RUMMY_WORKER_HEARTBEAT, default
+    /tmp/rummy-worker.heartbeat), else 1. The loop beats at least every 5 s while idle, after
+    each job (60 s at most) and while it waits out a Redis outage, which is not a failure:
+    restarting the worker would not bring Redis back."""
+    from workers.resilience import heartbeat_age_s, heartbeat_path
+
+    path = heartbeat_path()
+    age = heartbeat_age_s(path)
+    if age is None:
+        raise click.ClickException(f"no heartbeat yet ({path} does not exist)")
+    if age > max_age:
+        raise click.ClickException(f"last heartbeat {age:.0f} s ago (over {max_age:.0f} s)")
+    click.echo(f"ok: last heartbeat {age:.1f} s ago")

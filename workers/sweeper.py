@@ -47,13 +47,18 @@ def keep_alive(connection: redis.Redis, worker_name: str, stop: threading.Event,
                every_s: float = ALIVE_EVERY_S, ttl_s: float = ALIVE_TTL_S) -> None:
     """Refresh the worker's liveness key every `every_s` until `stop` is set (then delete it).
     Runs in a daemon thread beside the job, so a long job still shows its worker alive; a
-    killed process stops refreshing and the key expires after `ttl_s`."""
+    killed process stops refreshing and the key expires after `ttl_s`. A Redis error is logged
+once until a refresh succeeds again."""
     key = alive_key(worker_name)
+    failing = False  # log once per Redis outage, not every `every_s`
     while True:
         try:
             connection.set(key, 1, px=int(ttl_s * 1000))
-        except redis.RedisError:
-            log.warning("could not refresh the worker's liveness key", exc_info=True)
+            failing = False
+        except redis.RedisError as error:
+            if not failing:
+                log.warning("could not refresh the worker's liveness key: %s", error)
+            failing = True
         if stop.wait(every_s):
             break
     try:

@@ -9,6 +9,9 @@ A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the 
 `sweep-<slot>` (unique per time slot), so many workers still sweep once per interval. The
 worker also serves the `rummy-maintenance` queue, after the game queue, and enqueues the
 retention run there (workers/maintenance.py).
+
+Redis outages stop nothing for good: `workers.resilience.work_through_outages` starts a fresh
+RQ worker once Redis answers again (docs/workers.md "Redis outages").
 """
 from __future__ import annotations
 
@@ -18,12 +21,12 @@ import threading
 import time
 
 import redis
-from rq import SimpleWorker
 from rq.exceptions import DuplicateJobError
 
 from service.config import Settings
 from service.followups import make_queue
 from workers.maintenance import make_maintenance_queue, start_ticker
+from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.sweeper import keep_alive
 
 log = logging.getLogger(__name__)
@@ -32,6 +35,9 @@ log = logging.getLogger(__name__)
 # registry clean-up) every few seconds rather than every seven minutes.
 WORKER_TTL_S = 20
 MAINTENANCE_INTERVAL_S = 10
+# Under RQ's own socket timeout (its dequeue timeout + 10 s), so that the sweep ticker and the
+# keep-alive thread cannot block for long on a frozen server.
+SOCKET_TIMEOUT_S = 10
 
 
 def sweep_interval_s() -> float:
@@ -41,15 +47,19 @@ def sweep_interval_s() -> float:
 
 
 def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
+    failing = False  # log once per Redis outage, not every interval
     while not stop.wait(interval_s):
         slot = int(time.time() // interval_s)
         try:
             queue.enqueue("workers.jobs.sweep", job_id=f"sweep-{slot}", unique=True,
                           result_ttl=int(interval_s * 4) + 1, failure_ttl=3600)
+            failing = False
         except DuplicateJobError:
-            pass  # another worker's ticker got this slot
-        except redis.RedisError:
-            log.warning("could not enqueue the sweep; retrying next interval", exc_info=True)
+            failing = False  # another worker's ticker got this slot
+        except redis.RedisError as error:
+            if not failing:
+                log.warning("could not enqueue the sweep (%s); retrying every interval", error)
+            failing = True
 
 
 def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
@@ -60,23 +70,38 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
     every job). Returns whether any job ran.
     The jobs build their GameService from `REDIS_URL`, which is set to `redis_url` here."""
     os.environ["REDIS_URL"] = redis_url
-    connection = redis.Redis.from_url(redis_url)
+    connection = redis.Redis.from_url(redis_url, socket_timeout=SOCKET_TIMEOUT_S,
+                                      socket_connect_timeout=SOCKET_TIMEOUT_S)
     queue = make_queue(connection)
     # The maintenance queue last: RQ serves its queues in order, so retention waits for games.
     maintenance = make_maintenance_queue(connection)
-    worker = SimpleWorker([queue, maintenance], connection=connection, worker_ttl=WORKER_TTL_S,
-                          maintenance_interval=MAINTENANCE_INTERVAL_S)
     stop = threading.Event()
-    # Shows this worker alive while a job runs, so the sweeper never replaces a running job.
-    threading.Thread(target=keep_alive, args=(connection, worker.name, stop),
-                     name="rummy-alive", daemon=True).start()
     if not burst:
         interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
         threading.Thread(target=_sweep_ticker, args=(queue, interval, stop),
                          name="rummy-sweep", daemon=True).start()
         settings = Settings.from_env()
         start_ticker(maintenance, settings.archive_dir, settings.retention_interval_s, stop)
+
+    def new_worker() -> GameWorker:
+        return GameWorker([queue, maintenance], connection=connection, worker_ttl=WORKER_TTL_S,
+                          maintenance_interval=MAINTENANCE_INTERVAL_S, stop=stop,
+                          heartbeat_file=heartbeat_path())
+
+    def work(worker: GameWorker) -> bool:
+        # Shows this worker alive while a job runs, so the sweeper never replaces a running job.
+        alive = threading.Event()
+        threading.Thread(target=keep_alive, args=(connection, worker.name, alive),
+                         name="rummy-alive", daemon=True).start()
+        try:
+            return worker.work(burst=burst, with_scheduler=with_scheduler,
+                               logging_level=log_level)
+        finally:
+            alive.set()
+
     try:
-        return worker.work(burst=burst, with_scheduler=with_scheduler, logging_level=log_level)
+        if burst:
+            return work(new_worker())
+        return work_through_outages(new_worker, work, connection, stop, heartbeat_path())
     finally:
         stop.set()
