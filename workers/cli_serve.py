@@ -7,6 +7,12 @@ workers package provides it. Every child runs in its own process group (session)
 reaches only this supervisor, which stops the children in reverse order: SIGTERM to the whole
 group, SIGKILL after the grace period. On Linux each child also gets SIGTERM if the supervisor
 itself dies (PR_SET_PDEATHSIG), so none is left orphaned.
+
+A child that exits by itself is restarted (issue 7) after a backoff: 1 s, doubling up to 30 s,
+back to 1 s once it had run a stable minute; each exit is logged ("worker exited with code 1;
+restarting in 2 s"). The embedded Redis wrapper is the exception: it restarts its own
+valkey-server on the same port and data directory (service.embedded); if the wrapper itself
+exits, a new one would bring a new port and an empty data directory, so `rummy serve` stops.
 """
 from __future__ import annotations
 
@@ -29,13 +35,27 @@ GUNICORN_CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.co
 STARTUP_TIMEOUT_S = 30.0
 
 
+FIRST_RESTART_S = 1.0
+MAX_RESTART_S = 30.0
+STABLE_S = 60.0
+
+
 @dataclass
 class Child:
-    """A supervised child process, leader of its own process group."""
+    """A supervised child process, leader of its own process group. `argv`, `env` and `popen`
+    start it again when `restart` is set; `started` (monotonic seconds) is its last start,
+    `delay_s` the backoff of its next restart, `due` (monotonic) when a pending one is due."""
 
     name: str
     proc: subprocess.Popen
     grace_s: float
+    argv: list[str]
+    env: dict
+    popen: dict
+    restart: bool
+    started: float
+    delay_s: float = FIRST_RESTART_S
+    due: float | None = None
 
 
 class Supervisor:
@@ -50,22 +70,44 @@ class Supervisor:
     def _on_signal(self, signum: int, frame: object) -> None:
         self.stopping = True
 
-    def spawn(self, name: str, argv: list[str], env: dict, grace_s: float, **popen) -> Child:
-        """Start `argv` as `name`; `grace_s`: seconds between SIGTERM and SIGKILL at stop."""
-        proc = subprocess.Popen(argv, env=env, start_new_session=True,
-                                preexec_fn=die_with_parent(os.getpid()), **popen)
-        child = Child(name, proc, grace_s)
+    def spawn(self, name: str, argv: list[str], env: dict, grace_s: float, restart: bool = True,
+              **popen) -> Child:
+        """Start `argv` as `name`; `grace_s`: seconds between SIGTERM and SIGKILL at stop;
+        `restart`: start it again when it exits by itself (else `watch` stops everything)."""
+        child = Child(name, _popen(argv, env, popen), grace_s, argv, env, popen, restart,
+                      time.monotonic())
         self.children.append(child)
         return child
 
-    def watch(self) -> int:
-        """Wait until a signal arrives (exit 0) or a child exits by itself (exit 1)."""
+    def watch(self, tick_s: float = 0.2) -> int:
+        """Supervise until a signal arrives (exit 0) or a child that is not restarted exits
+        (exit 1). A restarted child's exit code and delay are logged; the delay doubles from
+        FIRST_RESTART_S to MAX_RESTART_S and resets once the child ran STABLE_S."""
         while not self.stopping:
+            now = time.monotonic()
             for child in self.children:
-                if child.proc.poll() is not None:
-                    click.echo(f"rummy serve: {child.name} exited with {child.proc.returncode}", err=True)
+                if child.due is not None:
+                    if now >= child.due:
+                        child.proc, child.started, child.due = (
+                            _popen(child.argv, child.env, child.popen), now, None)
+                        click.echo(f"rummy serve: {child.name} restarted (pid {child.proc.pid})",
+                                   err=True)
+                    continue
+                code = child.proc.poll()
+                if code is None:
+                    continue
+                if not child.restart:
+                    click.echo(f"rummy serve: {child.name} exited with code {code}; stopping",
+                               err=True)
                     return 1
-            time.sleep(0.2)
+                _stop(child)  # what is left of its process group (gunicorn's workers)
+                if now - child.started >= STABLE_S:
+                    child.delay_s = FIRST_RESTART_S
+                click.echo(f"rummy serve: {child.name} exited with code {code}; restarting in "
+                           f"{child.delay_s:g} s", err=True)
+                child.due = now + child.delay_s
+                child.delay_s = min(child.delay_s * 2, MAX_RESTART_S)
+            time.sleep(tick_s)
         return 0
 
     def stop_all(self) -> None:
@@ -73,6 +115,11 @@ class Supervisor:
         for child in reversed(self.children):
             _stop(child)
         self.children.clear()
+
+
+def _popen(argv: list[str], env: dict, popen: dict) -> subprocess.Popen:
+    return subprocess.Popen(argv, env=env, start_new_session=True,
+                            preexec_fn=die_with_parent(os.getpid()), **popen)
 
 
 def _signal_group(pgid: int, signum: int) -> bool:
@@ -146,12 +193,12 @@ def serve(bind: str, worker: bool) -> None:
 
 def _run(supervisor: Supervisor, env: dict, bind: str, worker: bool) -> int:
     if not env.get("REDIS_URL"):
-        redis = supervisor.spawn("redis", [sys.executable, "-m", "service.embedded"], env, 10,
-                                 stdout=subprocess.PIPE)
+        redis = supervisor.spawn("redis", [sys.executable, "-m", "service.embedded", "--restart"],
+                                 env, 10, restart=False, stdout=subprocess.PIPE)
         env["REDIS_URL"] = _read_line(supervisor, redis, STARTUP_TIMEOUT_S) or ""
         if not env["REDIS_URL"]:
             return 0 if supervisor.stopping else 1
-        click.echo(f"redis   {env['REDIS_URL']} (embedded, temporary, not persistent)")
+        click.echo(f"redis   {env['REDIS_URL']} (embedded, temporary: gone when this stops)")
     supervisor.spawn("api", [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                              "api:create_app()"], env, 30)
     if worker and _has_worker_command():

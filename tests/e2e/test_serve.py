@@ -1,5 +1,7 @@
 """`rummy serve` (DESIGN §7): starts an embedded Redis, gunicorn and the worker, serves, and
-on Ctrl-C / SIGTERM (or its own death) leaves no child process behind."""
+on Ctrl-C / SIGTERM (or its own death) leaves no child process behind; a child killed under it
+is restarted (issue 7): the worker by the supervisor, valkey-server by the embedded wrapper,
+on the same port with its data."""
 from __future__ import annotations
 
 import os
@@ -12,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import requests
 
 from bench.stack import free_port
 
@@ -89,3 +92,76 @@ def test_children_do_not_outlive_a_killed_supervisor(served):
     while any(map(alive, kids)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [pid for pid in kids if alive(pid)]
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def parent_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def descendant(proc: subprocess.Popen, needle: str, direct: bool = False) -> int | None:
+    """The live descendant (`direct`: child) of `proc` whose command line holds `needle`."""
+    return next((pid for pid in children_of(proc.pid)
+                 if needle in cmdline(pid) and alive(pid)
+                 and (not direct or parent_of(pid) == proc.pid)), None)
+
+
+def wait_for_line(lines: list[str], text: str, timeout_s: float) -> str:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = [line for line in lines if text in line]
+        if found:
+            return found[-1]
+        time.sleep(0.1)
+    pytest.fail(f"no line with {text!r} in:\n{''.join(lines)}")
+
+
+@pytest.mark.slow
+def test_a_killed_worker_is_restarted_and_plays_on(served):
+    proc, url, lines = served
+    old = descendant(proc, "from workers.cli import main", direct=True)
+    assert old is not None
+    os.kill(old, signal.SIGKILL)
+    assert "restarting in 1 s" in wait_for_line(lines, "worker exited with code -9", 10)
+    wait_for_line(lines, "worker restarted", 10)
+    new = descendant(proc, "from workers.cli import main", direct=True)
+    assert new is not None and new != old
+    game = requests.post(f"{url}/v1/games", json={"seats": [{"kind": "bot"}] * 4}, timeout=10)
+    assert game.status_code == 201, game.text
+    deadline = time.monotonic() + 30
+    while requests.get(f"{url}/v1/games/{game.json()['id']}", timeout=10).json()["version"] < 20:
+        assert time.monotonic() < deadline, "the restarted worker plays no bot"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_a_killed_embedded_valkey_is_restarted_with_its_data(served):
+    proc, url, lines = served
+    game = requests.post(f"{url}/v1/games", json={"seats": [{"kind": "human"}] * 4}, timeout=10)
+    assert game.status_code == 201, game.text
+    table = requests.get(f"{url}/v1/games/{game.json()['id']}", timeout=10).json()
+    server = descendant(proc, "valkey-server")
+    assert server is not None
+    os.kill(server, signal.SIGKILL)
+    wait_for_line(lines, "embedded valkey-server exited; restarting in 1 s", 10)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            reply = requests.get(f"{url}/v1/games/{game.json()['id']}", timeout=5)
+            if reply.status_code == 200:
+                break
+        except requests.RequestException:
+            pass
+        assert time.monotonic() < deadline, "the game did not come back"
+        time.sleep(0.2)
+    assert reply.json() == table
+    assert proc.poll() is None
