@@ -44,7 +44,8 @@ STABLE_S = 60.0
 class Child:
     """A supervised child process, leader of its own process group. `argv`, `env` and `popen`
     start it again when `restart` is set; `started` (monotonic seconds) is its last start,
-    `delay_s` the backoff of its next restart, `due` (monotonic) when a pending one is due."""
+    `delay_s` the backoff of its next restart, `due` (monotonic) when a pending one is due;
+    `why_not` says why a child that is not restarted is not."""
 
     name: str
     proc: subprocess.Popen
@@ -54,6 +55,7 @@ class Child:
     popen: dict
     restart: bool
     started: float
+    why_not: str = ""
     delay_s: float = FIRST_RESTART_S
     due: float | None = None
 
@@ -71,11 +73,12 @@ class Supervisor:
         self.stopping = True
 
     def spawn(self, name: str, argv: list[str], env: dict, grace_s: float, restart: bool = True,
-              **popen) -> Child:
+              why_not: str = "", **popen) -> Child:
         """Start `argv` as `name`; `grace_s`: seconds between SIGTERM and SIGKILL at stop;
-        `restart`: start it again when it exits by itself (else `watch` stops everything)."""
+        `restart`: start it again when it exits by itself (else `watch` stops everything and
+        logs `why_not`)."""
         child = Child(name, _popen(argv, env, popen), grace_s, argv, env, popen, restart,
-                      time.monotonic())
+                      time.monotonic(), why_not)
         self.children.append(child)
         return child
 
@@ -97,8 +100,9 @@ class Supervisor:
                 if code is None:
                     continue
                 if not child.restart:
-                    click.echo(f"rummy serve: {child.name} exited with code {code}; stopping",
-                               err=True)
+                    reason = f" ({child.why_not})" if child.why_not else ""
+                    click.echo(f"rummy serve: {child.name} exited with code {code}; "
+                               f"stopping{reason}", err=True)
                     return 1
                 _stop(child)  # what is left of its process group (gunicorn's workers)
                 if now - child.started >= STABLE_S:
@@ -194,7 +198,9 @@ def serve(bind: str, worker: bool) -> None:
 def _run(supervisor: Supervisor, env: dict, bind: str, worker: bool) -> int:
     if not env.get("REDIS_URL"):
         redis = supervisor.spawn("redis", [sys.executable, "-m", "service.embedded", "--restart"],
-                                 env, 10, restart=False, stdout=subprocess.PIPE)
+                                 env, 10, restart=False, stdout=subprocess.PIPE,
+                                 why_not="a new embedded Redis would have another port and no "
+                                         "data; it restarts its own valkey-server itself")
         env["REDIS_URL"] = _read_line(supervisor, redis, STARTUP_TIMEOUT_S) or ""
         if not env["REDIS_URL"]:
             return 0 if supervisor.stopping else 1

@@ -171,3 +171,18 @@ def test_a_longer_stop_is_ridden_out_too(outage):
     check_game(client, game, before)
     assert worker.poll() is None, worker_log.read_text()
     assert worker_log.read_text().count("Redis reachable again after") == outages + 1
+
+
+def test_a_worker_waiting_out_an_outage_stops_at_once_on_sigterm(outage):
+    server, client, worker, worker_log = outage  # last test of the module: it stops the worker
+    noticed = worker_log.read_text().count("Redis unreachable")
+    server.kill()
+    deadline = time.monotonic() + 30
+    while worker_log.read_text().count("Redis unreachable") == noticed:
+        assert time.monotonic() < deadline, worker_log.read_text()
+        time.sleep(0.2)
+    started = time.monotonic()
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(10) == 0
+    assert time.monotonic() - started < 5
+    server.start()
