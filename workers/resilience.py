@@ -122,54 +122,67 @@ class GameWorker(SimpleWorker):
 
 def work_through_outages(new_worker: Callable[[], GameWorker], work: Callable[[GameWorker], bool],
                          connection: redis.Redis, stop: threading.Event,
+                         heartbeat_file: Path | None = None,
                          backoff: Backoff | None = None) -> bool:
     """Run `work(new_worker())` again and again until `stop` is set; return whether any job ran.
 
     `connection` (give it a socket timeout, so a frozen server cannot block the wait) is
-    PINGed after a worker ended without a stop request, with `backoff` between attempts (reset
-    after a worker that ran STABLE_S); while waiting, SIGINT and SIGTERM set `stop`. A worker
-    that ended while Redis still answers (an error outside Redis, or a blip already over)
-    also waits one backoff delay, so a persistent fault cannot spin. Must run in the main
-    thread (RQ installs signal handlers). Raises whatever `work` raises except RedisError
-    (RQ's teardown fails so while Redis is down)."""
+    PINGed after a worker ended without a stop request (or could not be created: Redis down at
+    startup), with `backoff` between attempts (reset after a worker that ran STABLE_S), and
+    `heartbeat_file` touched at each attempt; while waiting, SIGINT and SIGTERM set `stop`. A
+    worker that ended while Redis still answers (an error outside Redis, or a blip already
+    over) also waits one backoff delay, so a persistent fault cannot spin. Must run in the main
+    thread (RQ installs signal handlers). Raises whatever `new_worker` or `work` raise except
+    RedisError (RQ's teardown fails so while Redis is down)."""
     backoff = backoff or Backoff()
     worked = False
     while True:
-        worker = new_worker()
         started = time.monotonic()
+        worker: GameWorker | None = None
+        ended_on: redis.RedisError | None = None
         try:
+            worker = new_worker()  # RQ names its connection: a Redis call
             worked = work(worker) or worked
         except redis.RedisError as error:
-            log.warning("RQ worker %s ended on %s", worker.name, _describe(error))
-        if worker.pubsub_thread is not None:  # else it retries its channel every 2 s, logging
-            worker.pubsub_thread.stop()
+            ended_on = error
+        if worker is not None and worker.pubsub_thread is not None:
+            worker.pubsub_thread.stop()  # else it retries its channel every 2 s, logging
         if stop.is_set():
             return worked
         for signum in (signal.SIGINT, signal.SIGTERM):  # RQ's handlers belong to the ended worker
             signal.signal(signum, lambda *_: stop.set())
         if time.monotonic() - started >= STABLE_S:
             backoff.reset()
-        if not _wait_for_redis(connection, stop, backoff, worker.heartbeat_file):
+        if not _wait_for_redis(connection, stop, backoff, heartbeat_file, ended_on):
             return worked
-        _tidy(worker)
-        beat(worker.heartbeat_file)
+        if worker is not None:
+            _tidy(worker)
+        beat(heartbeat_file)
 
 
 def _wait_for_redis(connection: redis.Redis, stop: threading.Event, backoff: Backoff,
-                    heartbeat_file: Path | None) -> bool:
+                    heartbeat_file: Path | None, ended_on: redis.RedisError | None) -> bool:
     """PING until Redis answers (True) or `stop` is set (False), logging the outage once when
-    noticed and once when over, with its length."""
+    noticed (the worker ended on `ended_on`, or a PING failed) and once when over, with its
+    length (from the worker's end)."""
     began = time.monotonic()
     noticed = False
+
+    def notice(error: redis.RedisError) -> None:
+        nonlocal noticed
+        if not noticed:
+            log.warning("Redis unreachable (%s); reconnecting with backoff (%.1f s doubling to "
+                        "%.0f s)", _describe(error), backoff.first_s, backoff.max_s)
+            noticed = True
+
+    if ended_on is not None:
+        notice(ended_on)
     while not stop.is_set():
         beat(heartbeat_file)
         try:
-            connection.ping()
+            connection.ping()  # blocks up to the socket timeout on a frozen server
         except redis.RedisError as error:
-            if not noticed:
-                log.warning("Redis unreachable (%s); reconnecting with backoff (%.1f s doubling "
-                            "to %.0f s)", _describe(error), backoff.first_s, backoff.max_s)
-                noticed = True
+            notice(error)
             stop.wait(backoff.next())
             continue
         if noticed:
@@ -195,7 +208,9 @@ def _tidy(worker: GameWorker) -> None:
         worker.register_death()
         if worker.scheduler is not None:
             worker.scheduler.release_locks()
-        if worker.pubsub is not None:
+        if worker.pubsub_thread is not None and worker.pubsub_thread.is_alive():
+            worker.unsubscribe()  # wakes its thread (stopped already) and closes the channel
+        elif worker.pubsub is not None:
             worker.pubsub.close()
         if worker.current is not None:
             job, queue = worker.current
