@@ -2,7 +2,8 @@
 valkey-server with AOF (`appendfsync always`) that this module starts and kills. Redis is
 SIGKILLed while four bots play and restarted on the same port and data directory (the AOF
 reloads); the game must finish by itself with no lost, duplicated or twice-scored event, and
-the worker must still be the same process, having logged the outage once."""
+the worker must still be the same process, having logged each outage it noticed once when
+noticed and once when over."""
 from __future__ import annotations
 
 import os
@@ -143,8 +144,9 @@ def test_a_game_finishes_by_itself_after_redis_is_killed_mid_game(outage):
     check_game(client, game, before)
     assert worker.poll() is None, worker_log.read_text()
     log = worker_log.read_text()
-    assert "Redis reachable again after" in log, log
-    assert log.count("Redis unreachable") == log.count("Redis reachable again after") >= 1, log
+    # redis-py retries each command for up to ~5 s (10 jittered retries), so a 1.5 s blip may
+    # pass unnoticed; a noticed one is logged once each way.
+    assert log.count("Redis unreachable") == log.count("Redis reachable again after"), log
     health = subprocess.run([RUMMY, "worker-health", "--max-age", "30"], env=outage_env(worker_log),
                             capture_output=True, text=True)
     assert health.returncode == 0, health.stderr  # its main loop beats again
@@ -170,7 +172,9 @@ def test_a_longer_stop_is_ridden_out_too(outage):
     server.start()
     check_game(client, game, before)
     assert worker.poll() is None, worker_log.read_text()
-    assert worker_log.read_text().count("Redis reachable again after") == outages + 1
+    log = worker_log.read_text()
+    assert log.count("Redis reachable again after") == outages + 1, log
+    assert log.count("Redis unreachable") == log.count("Redis reachable again after"), log
 
 
 def test_a_worker_waiting_out_an_outage_stops_at_once_on_sigterm(outage):
