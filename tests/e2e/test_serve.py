@@ -165,3 +165,27 @@ def test_a_killed_embedded_valkey_is_restarted_with_its_data(served):
         time.sleep(0.2)
     assert reply.json() == table
     assert proc.poll() is None
+
+
+def test_the_restart_delay_doubles_while_a_child_keeps_dying(capsys):
+    from workers.cli_serve import Supervisor
+
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    supervisor = Supervisor()
+    try:
+        supervisor.spawn("flaky", [sys.executable, "-c", "raise SystemExit(3)"], dict(os.environ), 1)
+        def stop_after_two_exits() -> None:  # the next delay is 4 s once it died twice
+            deadline = time.monotonic() + 30
+            while supervisor.children[0].delay_s < 4 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            supervisor.stopping = True
+
+        threading.Thread(target=stop_after_two_exits, daemon=True).start()
+        assert supervisor.watch(tick_s=0.05) == 0
+    finally:
+        supervisor.stop_all()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    exits = [line for line in capsys.readouterr().err.splitlines() if "exited" in line]
+    assert exits[:2] == ["rummy serve: flaky exited with code 3; restarting in 1 s",
+                         "rummy serve: flaky exited with code 3; restarting in 2 s"]
