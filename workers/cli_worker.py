@@ -31,8 +31,8 @@ def worker(redis_url: str, burst: bool, no_scheduler: bool, sweep_interval: floa
 def worker_health(max_age: float) -> None:
     """Liveness check of `rummy worker` (compose healthcheck, k8s livenessProbe): exit 0 when
     its main loop beat within --max-age seconds (the file $RUMMY_WORKER_HEARTBEAT, default
-    /tmp/rummy-worker.heartbeat), else 1. The loop beats at least every 5 s while idle, after
-    each job (60 s at most) and while it waits out a Redis outage, which is not a failure:
+    /tmp/rummy-worker.heartbeat), else 1. The loop beats every 5 s while idle, while a job
+    runs within its timeout, and while it waits out a Redis outage, which is not a failure:
     restarting the worker would not bring Redis back."""
     from workers.resilience import heartbeat_age_s, heartbeat_path
 

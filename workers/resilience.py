@@ -89,7 +89,8 @@ class RedisOutage(redis.RedisError):
 class GameWorker(SimpleWorker):
     """The RQ SimpleWorker of `rummy worker`. `stop` is set on a stop request (SIGINT/SIGTERM);
     `current` is the (job, queue) being executed, left set when its execution raised;
-    every RQ heartbeat of the main loop also touches `heartbeat_file`.
+    every RQ heartbeat of the main loop also touches `heartbeat_file`, and so does
+    `beat_while_busy` while a job runs within its timeout (RQ stops it there).
 
     A heartbeat refused with a ConnectionError raises RedisOutage instead: RQ's idle dequeue
     would otherwise retry a lost connection itself, logging every attempt, while every other
@@ -102,15 +103,28 @@ class GameWorker(SimpleWorker):
         self.stop = stop
         self.heartbeat_file = heartbeat_file
         self.current: tuple[Job, Queue] | None = None
+        self._job_started = 0.0
 
     def handle_warm_shutdown_request(self) -> None:
         self.stop.set()
         super().handle_warm_shutdown_request()
 
     def execute_job(self, job: Job, queue: Queue) -> None:
-        self.current = (job, queue)
+        self.current, self._job_started = (job, queue), time.monotonic()
         super().execute_job(job, queue)
         self.current = None
+
+    def beat_while_busy(self, stop: threading.Event, every_s: float = 5.0) -> None:
+        """Until `stop` is set, every `every_s` seconds touch the heartbeat file while a job
+        runs and is younger than its timeout: a long job (a retention run may take minutes)
+        is not a stuck worker, a job past its timeout is (RQ should have stopped it)."""
+        while not stop.wait(every_s):
+            current = self.current
+            if current is None:
+                continue
+            timeout = current[0].timeout or 0
+            if timeout <= 0 or time.monotonic() - self._job_started < timeout:
+                beat(self.heartbeat_file)
 
     def heartbeat(self, *args, **kwargs) -> None:
         beat(self.heartbeat_file)

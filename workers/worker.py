@@ -93,6 +93,8 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
         alive = threading.Event()
         threading.Thread(target=keep_alive, args=(connection, worker.name, alive),
                          name="rummy-alive", daemon=True).start()
+        threading.Thread(target=worker.beat_while_busy, args=(alive,), name="rummy-beat",
+                         daemon=True).start()
         try:
             return worker.work(burst=burst, with_scheduler=with_scheduler,
                                logging_level=log_level)
