@@ -36,8 +36,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     ``test_config`` overrides the configuration. Its ``RUMMY_SERVICE`` key, when present, is
     the GameService to use (tests inject one; None builds an app that only documents itself,
     for ``rummy openapi``); otherwise the service is built by ``service.bootstrap`` from the
-    environment. ``RUMMY_MAX_WAIT_S``, ``RUMMY_SSE_MAX_S`` and ``RUMMY_SSE_HEARTBEAT_S`` come
-    from ``service.config.Settings`` (the environment) unless ``test_config`` sets them. The
+    environment. ``RUMMY_MAX_WAIT_S``, ``RUMMY_SSE_MAX_S``, ``RUMMY_SSE_HEARTBEAT_S`` and the
+    stream caps ``RUMMY_MAX_STREAMS_PER_CREDENTIAL`` / ``RUMMY_MAX_STREAMS_PER_IP`` come from
+    ``service.config.Settings`` (the environment) unless ``test_config`` sets them. The
     service is ``app.extensions["rummy"]``. Raises ValueError for a bad setting.
     """
     settings = Settings.from_env(os.environ)
@@ -45,7 +46,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(DEFAULTS)
     app.config.update({"RUMMY_MAX_WAIT_S": settings.max_wait_s,
                        "RUMMY_SSE_MAX_S": settings.sse_max_s,
-                       "RUMMY_SSE_HEARTBEAT_S": settings.sse_heartbeat_s})
+                       "RUMMY_SSE_HEARTBEAT_S": settings.sse_heartbeat_s,
+                       "RUMMY_MAX_STREAMS_PER_CREDENTIAL": settings.max_streams_per_credential,
+                       "RUMMY_MAX_STREAMS_PER_IP": settings.max_streams_per_ip})
     app.config.update(test_config or {})
     app.json.sort_keys = False
     if "RUMMY_SERVICE" in app.config:

@@ -22,6 +22,9 @@ from service.store import ConcurrencyError, IdempotencyKeyReused, StoreUnavailab
 
 PROBLEM_BASE = "https://contract-rummy.example/problems/"
 PROBLEM_JSON = "application/problem+json"
+# Documented on the 429 problem response (a cap or a limit was reached: RFC 9110 §10.2.3).
+RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait before trying again",
+                                      "schema": {"type": "integer", "minimum": 0}}}
 log = logging.getLogger(__name__)
 
 
@@ -61,11 +64,14 @@ class ProblemApi(Api):
         """
         for status in http.HTTPStatus:
             if status >= 400:
-                self._problem_response(problem_ref(status), status.phrase)
+                headers = RETRY_AFTER_HEADER if status == 429 else None
+                self._problem_response(problem_ref(status), status.phrase, headers)
         self._problem_response(self.DEFAULT_ERROR_RESPONSE_NAME, "Any other error")
 
-    def _problem_response(self, name: str, description: str) -> None:
+    def _problem_response(self, name: str, description: str, headers: dict | None = None) -> None:
         response = {"description": description, "schema": ProblemSchema}
+        if headers:
+            response["headers"] = headers
         prepare_response(response, self.spec, PROBLEM_JSON)
         self.spec.components.response(name, response, lazy=True)
 
@@ -147,6 +153,7 @@ TITLES = {
     "bad-precondition": "The precondition header cannot be read",
     "invalid-json": "The body is not JSON this API reads",
     "unavailable": "A backend the service needs is not reachable",
+    "too-many-streams": "Too many open streams and long polls for this caller",
     "internal-server-error": "Internal Server Error",
 }
 

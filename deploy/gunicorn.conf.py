@@ -1,20 +1,34 @@
 """gunicorn settings for the API (`gunicorn -c deploy/gunicorn.conf.py 'api:create_app()'`).
 
-Threaded workers (gthread): long polls and SSE streams hold a thread, not a process.
-Graceful shutdown: on SIGTERM workers stop accepting and finish requests for up to
-`graceful_timeout` seconds. Environment: RUMMY_BIND (default 127.0.0.1:8000; 0.0.0.0:8000 in
-containers), WEB_CONCURRENCY (processes), RUMMY_THREADS (threads per process).
+gevent workers (docs/streams.md): an open SSE stream or long poll holds a greenlet and a
+socket, not a thread, so one process holds thousands; gunicorn's worker monkey-patches the
+standard library before it imports the app (this file imports none of it). Every connection
+is a file: the open-file limit is raised to the hard limit and `worker_connections` follows.
+Graceful shutdown: on SIGTERM workers stop accepting, end streams and long polls at once
+(api/serving.py) and finish other requests for up to `graceful_timeout` seconds.
+Environment: RUMMY_BIND (default 127.0.0.1:8000; 0.0.0.0:8000 in containers), WEB_CONCURRENCY
+(processes), RUMMY_WORKER_CONNECTIONS (connections per process, default from the file limit).
 Metrics: every worker process writes its Prometheus samples to PROMETHEUS_MULTIPROC_DIR (a
 temporary directory made here when unset), so GET /metrics adds up all of them.
 """
 import os
+import resource
 import shutil
 import tempfile
 
 bind = os.environ.get("RUMMY_BIND", "127.0.0.1:8000")
-worker_class = "gthread"
+worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("RUMMY_THREADS", "16"))
+# The workers inherit the raised limit; each keeps some files for Redis, logs and metrics.
+_SOFT, _HARD = resource.getrlimit(resource.RLIMIT_NOFILE)
+try:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_HARD, _HARD))
+    _SOFT = _HARD
+except (ValueError, OSError):  # an unlimited hard limit above the kernel's own (nr_open)
+    pass
+_FILES = 10_200 if _SOFT == resource.RLIM_INFINITY else _SOFT
+worker_connections = int(os.environ.get("RUMMY_WORKER_CONNECTIONS")
+                         or max(100, min(10_000, _FILES - 200)))
 timeout = 60
 graceful_timeout = 20
 keepalive = 5
@@ -31,6 +45,13 @@ _OWN_METRICS_DIR = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _OWN_METRICS_DIR = tempfile.mkdtemp(prefix="rummy-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = _OWN_METRICS_DIR
+
+
+def post_worker_init(worker):
+    """SIGTERM ends this worker's streams and long polls at once (api/serving.py)."""
+    from api.serving import drain_on_sigterm
+
+    drain_on_sigterm(worker)
 
 
 def child_exit(server, worker):

@@ -1,13 +1,15 @@
 #!lua
 -- Append a batch of events to a game stream (DESIGN §4). Every check comes before the first
 -- write, so a batch is all or nothing; an empty batch writes nothing.
--- KEYS[1] the stream rummy:{<game>}:events; KEYS[2] (optional) rummy:{<game>}:idem:<key>
+-- KEYS[1] the stream rummy:{<game>}:events; KEYS[2] the sharded channel rummy:{<game>}:notify
+-- (the new version is published there after an append, service/notify.py);
+-- KEYS[3] (optional) rummy:{<game>}:idem:<key>
 -- ARGV[1] expected version, ARGV[2] request fingerprint, ARGV[3] idempotency TTL in ms,
 -- ARGV[4..] one (type, schema, data-json) triple per event.
 -- Returns {status, version}: status 'ok' (version after the append), 'dup' (the key was seen
 -- with this fingerprint: version its first append produced), 'reused' (seen with another
 -- fingerprint), 'conflict' (version is the stream's actual version).
-local stream, idem = KEYS[1], KEYS[2]
+local stream, notify, idem = KEYS[1], KEYS[2], KEYS[3]
 local expected = tonumber(ARGV[1])
 
 if idem then
@@ -34,4 +36,5 @@ if idem then
   redis.call('HSET', idem, 'fingerprint', ARGV[2], 'version', current + count)
   redis.call('PEXPIRE', idem, ARGV[3])
 end
+redis.call('SPUBLISH', notify, current + count)
 return {'ok', current + count}

@@ -14,13 +14,20 @@ from service.followups import install
 from service.games import GameService
 from service.index import GameIndex
 from service.loading import GameLoader
+from service.notify import shared_notifier
 from service.queries import Followups
 from service.records import RecordStore
-from service.redis_store import RedisEventStore, blocking_client
-from service.stats import redis_stats
+from service.redis_store import RedisEventStore
 from service.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
+from service.stats import redis_stats
+from service.stream_leases import StreamLeases
 
 log = logging.getLogger(__name__)
+# The API runs on gevent (docs/streams.md): one process may run hundreds of requests at once.
+# redis-py 8's default pool raises past 100 connections; this one makes the excess wait up to
+# POOL_TIMEOUT_S for a free connection (then StoreUnavailable: 503), a command taking ~0.1 ms.
+POOL_CONNECTIONS = 64
+POOL_TIMEOUT_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -41,18 +48,24 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
     if settings.secret == PROCESS_SECRET:
         log.warning("RUMMY_SECRET is not set: a random secret of this process is used, so a "
                     "seeded game's deals are reproducible only within this process")
-    client = redis.Redis.from_url(settings.redis_url)
-    store = RedisEventStore(client, blocking_client(settings.redis_url, settings.max_wait_s),
-                            settings.max_wait_s)
+    client = redis_client(settings.redis_url)
+    store = RedisEventStore(client, shared_notifier(settings.redis_url), settings.max_wait_s)
     loader = GameLoader(store, Snapshots(MemorySnapshots(), RedisSnapshots(client)))
     archive = DirectoryArchive(settings.archive_dir) if settings.archive_dir else None
     service = GameService(store, loader, RecordStore(client), GameIndex(client),
                           admin_key=settings.admin_key, max_wait_s=settings.max_wait_s,
                           ping=lambda: _ping(client), secret=settings.secret, archive=archive,
-                          stats=lambda: redis_stats(client))
+                          stats=lambda: redis_stats(client),
+                          leases=StreamLeases(client, settings.stream_lease_s))
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
     return Wiring(settings, client, service)
+
+
+def redis_client(url: str) -> redis.Redis:
+    """A client of `url` on a blocking pool of POOL_CONNECTIONS connections."""
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+        url, max_connections=POOL_CONNECTIONS, timeout=POOL_TIMEOUT_S))
 
 
 def build_service(environ: Mapping[str, str] | None = None,

@@ -38,7 +38,12 @@ class Settings:
     turns retention off: nothing is archived or removed (docs/retention.md).
     `retention_interval_s` (RUMMY_RETENTION_INTERVAL_S, 3600): seconds between two retention
     runs of the workers.
-    Every duration is a number > 0; anything else raises ValueError.
+    `max_streams_per_credential` (RUMMY_MAX_STREAMS_PER_CREDENTIAL, 8): concurrent SSE streams
+    plus long polls one bearer token may hold; `max_streams_per_ip`
+    (RUMMY_MAX_STREAMS_PER_IP, 64): those of the anonymous callers of one client address
+    (docs/streams.md "Caps").
+    Every duration is a number > 0 and every cap an integer > 0; anything else raises
+    ValueError.
     """
 
     redis_url: str | None = None
@@ -53,6 +58,8 @@ class Settings:
     abandon_days: float = 7.0
     archive_dir: str | None = None
     retention_interval_s: float = 3600.0
+    max_streams_per_credential: int = 8
+    max_streams_per_ip: int = 64
     secret: str = field(default=PROCESS_SECRET, repr=False)
 
     def __post_init__(self) -> None:
@@ -69,6 +76,16 @@ class Settings:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and value > 0):
                 raise ValueError(f"RUMMY_{name.upper()} must be a number > 0, not {value!r}")
+        for name in ("max_streams_per_credential", "max_streams_per_ip"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value > 0):
+                raise ValueError(f"RUMMY_{name.upper()} must be an integer > 0, not {value!r}")
+
+    @property
+    def stream_lease_s(self) -> float:
+        """How long a stream's lease (its place under the caps) lives unless renewed: twice the
+        longest silence of a live stream (a long poll's wait, an SSE heartbeat)."""
+        return 2 * max(self.max_wait_s, self.sse_heartbeat_s)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
@@ -84,10 +101,13 @@ class Settings:
                                          ("sweep_interval_s", 5.0), ("sweep_stale_s", 30.0),
                                          ("retention_days", 30.0), ("abandon_days", 7.0),
                                          ("retention_interval_s", 3600.0))}
+        caps = {name: _integer(env, f"RUMMY_{name.upper()}", default)
+                for name, default in (("max_streams_per_credential", 8),
+                                      ("max_streams_per_ip", 64))}
         return cls(redis_url=env.get("REDIS_URL") or None,
                    admin_key=env.get("RUMMY_ADMIN_KEY") or None,
                    archive_dir=env.get("RUMMY_ARCHIVE_DIR") or None,
-                   secret=secret or PROCESS_SECRET, **numbers)
+                   secret=secret or PROCESS_SECRET, **numbers, **caps)
 
 
 def _number(env: Mapping[str, str], name: str, default: float) -> float:
@@ -98,3 +118,13 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise ValueError(f"{name} must be a number > 0, not {raw!r}") from None
+
+
+def _integer(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name) or None
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer > 0, not {raw!r}") from None

@@ -44,3 +44,8 @@ def summary_key(game_id: str) -> str:
 def index_key(status: str | None = None) -> str:
     """The listing index: games by creation time, all of them or those with `status`."""
     return f"{PREFIX}:games" if status is None else f"{PREFIX}:games:{status}"
+
+
+def notify_channel(game_id: str) -> str:
+    """The game's sharded pub/sub channel: each append publishes the new version on it."""
+    return f"{PREFIX}:{{{game_id}}}:notify"

@@ -14,6 +14,7 @@ from service.principal import Principal, authenticate
 from service.records import GameRecord, RecordStore
 from service.stats import RedisStats
 from service.store import EventStore
+from service.stream_leases import StreamLeases
 
 RECORD_FORMAT = "contract-rummy/game-record"
 RECORD_FORMAT_VERSION = 1
@@ -30,7 +31,8 @@ class GameReads:
     decision seeds are derived from (service.config.Settings.secret, RUMMY_SECRET);
     `archive`: where retention put the games it removed (RUMMY_ARCHIVE_DIR; None: none);
     `stats()`: the RedisStats of the service's Redis for /metrics (raises redis.RedisError when
-    Redis cannot answer; None: not available).
+    Redis cannot answer; None: not available);
+    `leases`: the caps' count of open streams (service.stream_leases; None: no caps).
     """
 
     def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
@@ -38,10 +40,12 @@ class GameReads:
                  enqueue_followups: Followups = lambda game_id, version, state: None,
                  max_wait_s: float = 30.0, ping: Callable[[], bool] = lambda: True,
                  secret: str | None = None, archive: Archive | None = None,
-                 stats: Callable[[], RedisStats] | None = None) -> None:
+                 stats: Callable[[], RedisStats] | None = None,
+                 leases: StreamLeases | None = None) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
         self.archive = archive
         self.stats = stats
+        self.leases = leases
         self.admin_key = admin_key
         self.enqueue_followups = enqueue_followups
         self.max_wait_s = max_wait_s
@@ -100,8 +104,8 @@ class GameReads:
     def events(self, game_id: str, principal: Principal, after: int = 0, wait_s: float = 0) -> list[dict]:
         """The events after version `after`, as the caller may see them (DESIGN §2.4): redacted
         for a seat or the public, whole for the admin. Each carries `"version"`. With `wait_s`
-        > 0 it blocks up to that many seconds (capped at `max_wait_s`) until one exists.
-        Raises GameNotFound."""
+        > 0 it blocks up to that many seconds (capped at `max_wait_s`) until one exists, and
+        returns what there is at once while draining (shutdown). Raises GameNotFound."""
         self.records.get(game_id)
         wait_s = min(max(wait_s, 0), self.max_wait_s)
         stored = self.store.wait(game_id, after, wait_s) if wait_s else self.store.read(game_id, after)
@@ -111,6 +115,15 @@ class GameReads:
             shown.append({**(raw if principal.admin else redact(raw, principal.seat)),
                           "version": event.version})
         return shown
+
+    @property
+    def draining(self) -> bool:
+        """True once `drain` was called: the process is shutting down."""
+        return self.store.draining
+
+    def drain(self) -> None:
+        """Shutdown: end every wait of `events` now and from now on (EventStore.drain)."""
+        self.store.drain()
 
     def replay(self, game_id: str, principal: Principal, version: int) -> dict:
         """The table after event `version` (DESIGN §2.5), with `"version"`: the full table for

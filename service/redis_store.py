@@ -2,24 +2,26 @@
 
 One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<version>`. Appends
 run `append.lua`, which checks the idempotency key and the expected version before its first
-XADD. Streams are never trimmed. Backend errors surface as the store's own exceptions.
+XADD, then publishes the new version on `rummy:{<game>}:notify` (service/notify.py). Streams
+are never trimmed. Backend errors surface as the store's own exceptions.
 """
 from __future__ import annotations
 
 import json
+import time
 from contextlib import contextmanager
 from importlib.resources import files
 from typing import Iterator
 
 import redis
 
-from service.keys import events_key, idem_key
+from service.keys import events_key, idem_key, notify_channel
+from service.notify import Notifier, shared_notifier
 from service.store import (AppendResult, ConcurrencyError, IdempotencyKeyReused, StoreError,
                            StoreUnavailable, StoredEvent, check_batch)
 
 IDEMPOTENCY_TTL_S = 24 * 3600
 MAX_WAIT_S = 60.0
-SOCKET_MARGIN_S = 10.0
 APPEND_LUA = files("service").joinpath("append.lua").read_text()
 
 
@@ -34,12 +36,6 @@ def backend_errors() -> Iterator[None]:
         raise StoreError(str(error)) from error
 
 
-def blocking_client(url: str, max_wait_s: float = MAX_WAIT_S) -> redis.Redis:
-    """A client on its own connection pool for blocking reads: its socket timeout outlasts the
-    longest block (`max_wait_s` + 10 s), unlike redis-py 8's default of 5 s."""
-    return redis.Redis.from_url(url, socket_timeout=max_wait_s + SOCKET_MARGIN_S)
-
-
 def _to_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
     version = int(entry_id.split(b"-", 1)[1])
     return StoredEvent(version, fields[b"type"].decode(), int(fields[b"schema"]),
@@ -49,28 +45,37 @@ def _to_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
 class RedisEventStore:
     """EventStore on Redis Streams.
 
-    `client` serves appends and reads; `blocker` (see `blocking_client`) serves `wait`, whose
-    block is capped at `max_wait_s` seconds. Idempotency keys live `idempotency_ttl_s` seconds.
+    `client` serves appends and reads; `notifier` (service.notify) wakes `wait`, whose wait is
+    capped at `max_wait_s` seconds. Idempotency keys live `idempotency_ttl_s` seconds.
     """
 
-    def __init__(self, client: redis.Redis, blocker: redis.Redis,
+    def __init__(self, client: redis.Redis, notifier: Notifier,
                  max_wait_s: float = MAX_WAIT_S, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> None:
         self._client = client
-        self._blocker = blocker
+        self._notifier = notifier
         self.max_wait_s = max_wait_s
         self._ttl_ms = idempotency_ttl_s * 1000
         self._append = client.register_script(APPEND_LUA)
 
     @classmethod
     def from_url(cls, url: str, max_wait_s: float = MAX_WAIT_S) -> "RedisEventStore":
-        """A store with a default client and a blocking client for `url` (redis:// URL)."""
-        return cls(redis.Redis.from_url(url), blocking_client(url, max_wait_s), max_wait_s)
+        """A store with a default client for `url` (redis:// URL) and the process's notifier."""
+        return cls(redis.Redis.from_url(url), shared_notifier(url), max_wait_s)
+
+    @property
+    def draining(self) -> bool:
+        """True once `drain` ran (here or through service.notify.drain_all)."""
+        return self._notifier.draining
+
+    def drain(self) -> None:
+        """See service.store.EventStore.drain: every wait returns now and from now on."""
+        self._notifier.drain()
 
     def append(self, game_id: str, events: list[dict], expected_version: int,
                idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
         """See service.store.EventStore.append (one EVALSHA of append.lua)."""
         check_batch(events)
-        keys = [events_key(game_id)]
+        keys = [events_key(game_id), notify_channel(game_id)]
         if idempotency_key is not None:
             keys.append(idem_key(game_id, idempotency_key))
         args: list = [expected_version, fingerprint, self._ttl_ms]
@@ -96,13 +101,20 @@ class RedisEventStore:
         return [_to_event(entry_id, fields) for entry_id, fields in entries]
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
-        """See service.store.EventStore.wait (XREAD BLOCK, at most `max_wait_s`)."""
-        if timeout_s <= 0:
+        """See service.store.EventStore.wait (at most `max_wait_s`). No blocking read: the
+        stream is read with XRANGE now and whenever the notifier wakes this listener
+        (service.notify); draining, it returns what there is."""
+        if timeout_s <= 0 or self.draining:
             return self.read(game_id, after)
-        block_ms = max(1, int(min(timeout_s, self.max_wait_s) * 1000))
-        with backend_errors():
-            reply = self._blocker.xread({events_key(game_id): f"0-{max(after, 0)}"}, block=block_ms)
-        return [_to_event(entry_id, fields) for _, entries in reply or [] for entry_id, fields in entries]
+        deadline = time.monotonic() + min(timeout_s, self.max_wait_s)
+        with self._notifier.listen(game_id) as woken:
+            while True:
+                woken.clear()
+                events = self.read(game_id, after)
+                left = deadline - time.monotonic()
+                if events or left <= 0 or self.draining:
+                    return events
+                woken.wait(left)
 
     def version(self, game_id: str) -> int:
         """See service.store.EventStore.version."""

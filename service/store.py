@@ -74,7 +74,16 @@ class EventStore(Protocol):
         """Events with `after < version <= upto` (`upto=None`: to the end), oldest first."""
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
-        """Events after `after`, blocking up to `timeout_s` seconds until one exists; [] on timeout."""
+        """Events after `after`, blocking up to `timeout_s` seconds until one exists; [] on
+        timeout. Once draining, it returns what there is at once."""
+
+    @property
+    def draining(self) -> bool:
+        """True once `drain` was called: the process is shutting down."""
+
+    def drain(self) -> None:
+        """Shutdown: every `wait`, running or to come, returns what there is at once, so long
+        polls answer and SSE streams end (issue 7 item 3, docs/streams.md)."""
 
     def version(self, game_id: str) -> int:
         """The stream's last version (0 for an unknown game)."""
@@ -101,6 +110,7 @@ class InMemoryEventStore:
         self._streams: dict[str, list[StoredEvent]] = {}
         self._idem: dict[tuple[str, str], tuple[str, int]] = {}
         self._changed = threading.Condition()
+        self.draining = False
 
     def append(self, game_id: str, events: list[dict], expected_version: int,
                idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
@@ -139,9 +149,15 @@ class InMemoryEventStore:
             while True:
                 events = self.read(game_id, after)
                 remaining = deadline - time.monotonic()
-                if events or remaining <= 0:
+                if events or remaining <= 0 or self.draining:
                     return events
                 self._changed.wait(remaining)
+
+    def drain(self) -> None:
+        """See EventStore.drain."""
+        with self._changed:
+            self.draining = True
+            self._changed.notify_all()
 
     def version(self, game_id: str) -> int:
         """See EventStore.version."""

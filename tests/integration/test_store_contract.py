@@ -9,7 +9,8 @@ import pytest
 import redis
 
 from service.keys import events_key, idem_key
-from service.redis_store import RedisEventStore, blocking_client
+from service.notify import Notifier
+from service.redis_store import RedisEventStore
 from service.store import (ConcurrencyError, IdempotencyKeyReused, InMemoryEventStore,
                            StoreError, StoreUnavailable)
 
@@ -152,6 +153,18 @@ class StoreContract:
         assert 0.45 < time.monotonic() - started < 2
         assert store.wait(GAME, 1, 0) == []
 
+    def test_a_drained_store_ends_every_wait_at_once(self, store):
+        store.append(GAME, [ev(1)], 0)
+        timer = threading.Timer(0.3, store.drain)
+        timer.start()
+        started = time.monotonic()
+        assert store.wait(GAME, 1, 10) == []
+        timer.join()
+        assert time.monotonic() - started < 2 and store.draining
+        started = time.monotonic()
+        assert store.wait(GAME, 0, 10)[0].version == 1 and store.wait(GAME, 1, 10) == []
+        assert time.monotonic() - started < 0.5
+
 
 class TestInMemoryEventStore(StoreContract):
     @pytest.fixture
@@ -162,7 +175,10 @@ class TestInMemoryEventStore(StoreContract):
 class TestRedisEventStore(StoreContract):
     @pytest.fixture
     def store(self, redis_url, redis_client):
-        return RedisEventStore.from_url(redis_url)
+        # Its own notifier (not the process's shared one), since one test drains it.
+        notifier = Notifier(redis.Redis.from_url(redis_url))
+        yield RedisEventStore(redis.Redis.from_url(redis_url), notifier)
+        notifier.close()
 
     def test_entries_use_explicit_ids_and_hash_tagged_keys(self, store, redis_client):
         store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp")
@@ -192,24 +208,10 @@ class TestRedisEventStore(StoreContract):
         with pytest.raises(StoreUnavailable):
             dead.version(GAME)
 
-    def test_the_blocking_pool_outlasts_the_longest_block(self, store):
-        timeout = store._blocker.connection_pool.connection_kwargs["socket_timeout"]
-        assert timeout > store.max_wait_s > 5
-
-    def test_a_block_longer_than_the_default_socket_timeout_needs_the_blocking_pool(self, redis_url):
-        # A short configuration stands for redis-py 8's 5 s default and a longer block.
-        short = redis.Redis.from_url(redis_url, socket_timeout=0.3, retry=None)
-        doomed = RedisEventStore(short, short, max_wait_s=1)
-        with pytest.raises(StoreUnavailable):
-            doomed.wait(GAME, 0, 1)
-        store = RedisEventStore(short, blocking_client(redis_url, max_wait_s=1), max_wait_s=1)
-        started = time.monotonic()
-        assert store.wait(GAME, 0, 1) == []
-        assert 0.95 < time.monotonic() - started < 3
-
-    def test_wait_is_capped_at_the_longest_block(self, redis_url):
-        store = RedisEventStore(redis.Redis.from_url(redis_url),
-                                blocking_client(redis_url, max_wait_s=0.5), max_wait_s=0.5)
+    def test_wait_is_capped_at_the_longest_wait(self, redis_url, redis_client):
+        notifier = Notifier(redis.Redis.from_url(redis_url))
+        store = RedisEventStore(redis.Redis.from_url(redis_url), notifier, max_wait_s=0.5)
         started = time.monotonic()
         assert store.wait(GAME, 0, 30) == []
         assert time.monotonic() - started < 3
+        notifier.close()

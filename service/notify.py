@@ -1,0 +1,202 @@
+"""Append notifications: how a waiting feed learns that its game moved (docs/streams.md).
+
+Every append publishes the game's new version on the sharded channel `rummy:{<game>}:notify`
+(SPUBLISH from service/append.lua, so every writer notifies: API processes and workers alike).
+Each process keeps ONE subscriber connection, run by a `Notifier`: it subscribes to the games
+that have local listeners and wakes those listeners, which then read the stream with XRANGE.
+So a waiting long poll or SSE stream holds no Redis connection and no blocking read, and the
+channel lives in its game's Cluster slot (a multi-stream XREAD could not span slots).
+
+A notification can be lost (the subscriber reconnecting, a channel subscribed a moment after
+the append), so a loss only delays: every (re)subscription confirmed by the server wakes that
+game's listeners, a reconnection wakes all, and every `recheck_s` seconds the subscriber reads
+the version of each subscribed game in one pipeline and wakes the listeners of those that
+moved unheard. A waiting listener itself costs nothing until it is woken.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import weakref
+from contextlib import contextmanager
+from typing import Iterator
+
+import redis
+
+from service.keys import events_key, notify_channel
+
+log = logging.getLogger(__name__)
+
+RECHECK_S = 5.0  # the subscriber checks the subscribed games' versions this often
+POLL_S = 0.05  # the subscriber applies new subscriptions at least this often
+LINGER_S = 30.0  # a game without listeners stays subscribed this long (long polls come back)
+BACKOFF_S = (0.1, 0.5, 1.0, 2.0, 5.0)  # between reconnections of a lost subscriber
+
+_ALL: "weakref.WeakSet[Notifier]" = weakref.WeakSet()
+_SHARED: dict[str, "Notifier"] = {}
+_SHARED_PID: list[int] = [os.getpid()]
+_SHARED_LOCK = threading.Lock()
+
+
+class Notifier:
+    """The process's subscriber to append notifications and the listeners it wakes.
+
+    `client`: the Redis the appends publish on (the subscriber takes one connection of its
+    pool, in a daemon thread started by the first listener; a greenlet under gevent).
+    `recheck_s`: seconds between two checks of the subscribed games' versions, the longest a
+    lost notification delays a listener. Thread safe.
+    """
+
+    def __init__(self, client: redis.Redis, recheck_s: float = RECHECK_S) -> None:
+        self._client = client
+        self.recheck_s = recheck_s
+        self.draining = False
+        self._lock = threading.Lock()
+        self._listeners: dict[str, set[threading.Event]] = {}
+        self._idle_since: dict[str, float] = {}
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        _ALL.add(self)
+
+    @contextmanager
+    def listen(self, game_id: str) -> Iterator[threading.Event]:
+        """Register a listener of `game_id` for the block: the yielded Event is set whenever
+        the game may have moved (a notification, a confirmed subscription, `drain`). Clear it
+        BEFORE reading the stream, then wait on it: a notification after the read is kept."""
+        woken = threading.Event()
+        with self._lock:
+            self._listeners.setdefault(game_id, set()).add(woken)
+            self._idle_since.pop(game_id, None)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="rummy-notifier",
+                                                daemon=True)
+                self._thread.start()
+        try:
+            yield woken
+        finally:
+            with self._lock:
+                listeners = self._listeners.get(game_id, set())
+                listeners.discard(woken)
+                if not listeners:
+                    self._listeners.pop(game_id, None)
+                    self._idle_since[game_id] = time.monotonic()
+
+    def drain(self) -> None:
+        """Shutdown: wake every listener now; from here on `draining` is True, and the waits
+        that check it (RedisEventStore.wait) return at once."""
+        self.draining = True
+        self._wake(None)
+
+    def close(self) -> None:
+        """Stop the subscriber (it ends within POLL_S) and wake every listener; a process's
+        shared notifier is never closed, tests close their own."""
+        self._closed = True
+        self._wake(None)
+
+    def _wake(self, game_id: str | None) -> None:
+        """Set the Event of every listener of `game_id` (None: of every game)."""
+        with self._lock:
+            games = list(self._listeners) if game_id is None else [game_id]
+            woken = [event for game in games for event in self._listeners.get(game, ())]
+        for event in woken:
+            event.set()
+
+    def _run(self) -> None:
+        """The subscriber loop: (re)connect with backoff and serve until the process ends."""
+        failures = 0
+        while not self._closed:
+            pubsub = self._client.pubsub()
+            try:
+                self._serve(pubsub)
+            except (redis.RedisError, OSError) as error:
+                delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
+                failures += 1
+                log.log(logging.WARNING if failures == 1 else logging.DEBUG,
+                        "notification subscriber lost (%s); reconnecting in %.1f s", error, delay)
+                # Whatever was published meanwhile is lost: let every listener re-read.
+                self._wake(None)
+                time.sleep(delay)
+            else:
+                failures = 0
+            finally:
+                _close_quietly(pubsub)
+
+    def _serve(self, pubsub) -> None:
+        """Keep the subscriptions equal to the listened games and dispatch the messages."""
+        subscribed: dict[bytes, str] = {}  # channel -> game id
+        versions: dict[str, int] = {}  # the last version heard or read of each game
+        checked = time.monotonic()
+        while not self._closed:
+            self._sync(pubsub, subscribed)
+            if time.monotonic() - checked >= self.recheck_s:
+                checked = time.monotonic()
+                self._recheck(subscribed, versions)
+            message = pubsub.get_sharded_message(timeout=POLL_S)
+            if message is None or message["type"] not in ("smessage", "ssubscribe"):
+                continue
+            # A confirmed subscription also wakes: an append just before it went unheard.
+            game_id = subscribed.get(message["channel"])
+            if game_id is not None:
+                if message["type"] == "smessage":
+                    versions[game_id] = int(message["data"])
+                self._wake(game_id)
+
+    def _recheck(self, subscribed: dict[bytes, str], versions: dict[str, int]) -> None:
+        """Read every subscribed game's version in one pipeline; wake the listeners of the
+        games that moved since last heard or read (and of those read for the first time)."""
+        games = list(subscribed.values())
+        pipeline = self._client.pipeline(transaction=False)
+        for game in games:
+            pipeline.xrevrange(events_key(game), "+", "-", count=1)
+        for game, last in zip(games, pipeline.execute()):
+            version = int(last[0][0].split(b"-", 1)[1]) if last else 0
+            if versions.get(game) != version:
+                versions[game] = version
+                self._wake(game)
+        for game in set(versions) - set(games):
+            del versions[game]
+
+    def _sync(self, pubsub, subscribed: dict[bytes, str]) -> None:
+        with self._lock:
+            now = time.monotonic()
+            wanted = set(self._listeners) | {game for game, since in self._idle_since.items()
+                                             if now - since < LINGER_S}
+            for game in [g for g, since in self._idle_since.items() if now - since >= LINGER_S]:
+                del self._idle_since[game]
+        new = {notify_channel(game).encode(): game
+               for game in wanted - set(subscribed.values())}
+        gone = [channel for channel, game in subscribed.items() if game not in wanted]
+        if new:
+            pubsub.ssubscribe(*new)
+            subscribed.update(new)
+        if gone:
+            pubsub.sunsubscribe(*gone)
+            for channel in gone:
+                del subscribed[channel]
+
+
+def _close_quietly(pubsub) -> None:
+    try:
+        pubsub.close()
+    except (redis.RedisError, OSError):
+        pass
+
+
+def shared_notifier(url: str) -> Notifier:
+    """The one Notifier of this process for the Redis at `url` (a forked child gets its own)."""
+    with _SHARED_LOCK:
+        if _SHARED_PID[0] != os.getpid():  # inherited from a parent: its thread is not ours
+            _SHARED.clear()
+            _SHARED_PID[0] = os.getpid()
+        if url not in _SHARED:
+            _SHARED[url] = Notifier(redis.Redis.from_url(url))
+        return _SHARED[url]
+
+
+def drain_all() -> None:
+    """Shutdown of this process: `drain` every Notifier it made, so that every waiting long
+    poll returns and every SSE stream ends now (the gunicorn worker calls it on SIGTERM)."""
+    for notifier in list(_ALL):
+        notifier.drain()

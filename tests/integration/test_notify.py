@@ -1,0 +1,114 @@
+"""Append notifications on a real server (service/notify.py, docs/streams.md): the append
+script publishes, one subscriber per process wakes the waits, no wait holds a blocking read,
+and a lost notification only delays."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import redis
+
+from service.keys import events_key, notify_channel
+from service.notify import Notifier
+from service.redis_store import RedisEventStore
+
+GAME = "g1"
+
+
+def ev(n: int) -> dict:
+    return {"type": "Noted", "schema": 1, "data": {"n": n}}
+
+
+@pytest.fixture
+def notifier(redis_url, redis_client):
+    notifier = Notifier(redis.Redis.from_url(redis_url), recheck_s=0.5)
+    yield notifier
+    notifier.close()
+
+
+@pytest.fixture
+def store(redis_url, notifier):
+    return RedisEventStore(redis.Redis.from_url(redis_url), notifier)
+
+
+def waiting(store, after: int, count: int, timeout_s: float = 10) -> tuple[list, list]:
+    """Start `count` threads each waiting for events after `after`; (threads, results) where
+    each result is (seconds waited, versions got), in the order the waits ended."""
+    results: list = []
+
+    def wait() -> None:
+        started = time.monotonic()
+        got = store.wait(GAME, after, timeout_s)
+        results.append((time.monotonic() - started, [e.version for e in got]))
+
+    threads = [threading.Thread(target=wait) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads, results
+
+
+def test_an_append_publishes_its_version_on_the_games_sharded_channel(store, redis_client):
+    pubsub = redis_client.pubsub(ignore_subscribe_messages=True)
+    pubsub.ssubscribe(notify_channel(GAME))
+    pubsub.get_sharded_message(timeout=1)
+    store.append(GAME, [ev(1), ev(2)], 0)
+    message = pubsub.get_sharded_message(timeout=2)
+    assert message["type"] == "smessage" and message["data"] == b"2"
+    store.append(GAME, [], 2)  # nothing appended, nothing published
+    assert pubsub.get_sharded_message(timeout=0.3) is None
+    pubsub.close()
+
+
+def test_an_append_by_another_process_wakes_every_waiter_without_a_blocking_read(
+        store, redis_url, redis_client):
+    store.append(GAME, [ev(1)], 0)
+    threads, results = waiting(store, 1, 20)
+    time.sleep(0.5)  # all waiting, the subscription confirmed
+    clients = redis_client.client_list()
+    assert not [c for c in clients if c["cmd"] in ("xread", "blpop", "brpop")]
+    assert not [c for c in clients if "b" in c["flags"]]  # no client blocked in a command
+    subscribers = [c for c in clients if c["cmd"] == "ssubscribe"]
+    assert len(subscribers) == 1  # one subscriber for the twenty waits
+    other = RedisEventStore.from_url(redis_url)  # another writer: a worker, another API process
+    appended = time.monotonic()
+    other.append(GAME, [ev(2)], 1)
+    for thread in threads:
+        thread.join()
+    assert [versions for _, versions in results] == [[2]] * 20
+    assert time.monotonic() - appended < 0.5
+
+
+def test_a_lost_notification_only_delays_the_wait(store, redis_client):
+    store.append(GAME, [ev(1)], 0)
+    threads, results = waiting(store, 1, 1)
+    time.sleep(0.2)
+    # Written around the append script, so nothing is published: the recheck finds it.
+    redis_client.xadd(events_key(GAME), {"type": "Noted", "schema": 1, "data": "{}"}, id="0-2")
+    threads[0].join()
+    waited, versions = results[0]
+    assert versions == [2] and waited < 0.5 + 0.5
+
+
+def test_the_subscriber_reconnects_and_waits_go_on(store, redis_client):
+    store.append(GAME, [ev(1)], 0)
+    threads, results = waiting(store, 1, 3)
+    time.sleep(0.3)
+    assert redis_client.client_kill_filter(_type="pubsub") >= 1
+    time.sleep(0.3)
+    store.append(GAME, [ev(2)], 1)
+    for thread in threads:
+        thread.join()
+    assert [versions for _, versions in results] == [[2]] * 3
+    assert max(waited for waited, _ in results) < 2
+
+
+def test_drain_ends_every_wait_at_once(store, notifier):
+    store.append(GAME, [ev(1)], 0)
+    threads, results = waiting(store, 1, 5, timeout_s=30)
+    time.sleep(0.3)
+    notifier.drain()
+    for thread in threads:
+        thread.join(2)
+    assert [versions for _, versions in results] == [[]] * 5
+    assert max(waited for waited, _ in results) < 1.5
