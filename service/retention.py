@@ -134,22 +134,24 @@ class Retention:
         self.archive: Archive = service.archive
         self._remove = client.register_script(REMOVE_LUA)
 
-    def due(self, now_ms: int | None = None, limit: int | None = None) -> Iterator[Due]:
+    def due(self, now_ms: int | None = None, limit: int | None = None,
+            stamp: bool = True) -> Iterator[Due]:
         """The games due at `now_ms` (default: now), at most `limit`: finished ones whose last
         event is `policy.finished_ms` old, others `policy.abandoned_ms` old. Walks each status
         set of the index up to that age by creation time (a game cannot have had its last
-        event before it was created), reading the summaries a page at a time."""
+        event before it was created), reading the summaries a page at a time. A summary
+        without `updated_ms` is not due; with `stamp` it gets now as its `updated_ms`."""
         now_ms = _now_ms() if now_ms is None else now_ms
         found = 0
         for status in STATUSES:
             cutoff = self.policy.cutoff_ms(status, now_ms)
-            for due in self._due_in(status, cutoff):
+            for due in self._due_in(status, cutoff, stamp):
                 yield due
                 found += 1
                 if limit is not None and found >= limit:
                     return
 
-    def _due_in(self, status: str, cutoff: int) -> Iterator[Due]:
+    def _due_in(self, status: str, cutoff: int, stamp: bool) -> Iterator[Due]:
         start = 0
         while True:
             with backend_errors():
@@ -170,7 +172,8 @@ class Retention:
                     unstamped.append(game_id)
                 elif int(updated) <= cutoff:
                     yield Due(game_id, status, int(updated))
-            self._stamp(unstamped)
+            if stamp:
+                self._stamp(unstamped)
 
     def _stamp(self, game_ids: list[str]) -> None:
         """Start the clock of summaries written before `updated_ms` existed: now."""
@@ -235,12 +238,12 @@ class Retention:
         """Archive every game due at `now_ms` (default now), at most `limit`, `batch` at a
         time with one log line per batch; `pending`: those games when the caller already
         listed them (`due`). `dry_run` lists what is due (reported as its status: finished or
-        abandoned) and changes nothing. `progress(game_id, outcome)` is called after each
+        abandoned) and writes nothing. `progress(game_id, outcome)` is called after each
         game. A game that fails is logged and skipped, never stops the run (but Redis
         unreachable does: StoreUnavailable)."""
         now_ms = _now_ms() if now_ms is None else now_ms
         report = RetentionReport()
-        pending = list(self.due(now_ms, limit)) if pending is None else pending
+        pending = list(self.due(now_ms, limit, stamp=not dry_run)) if pending is None else pending
         for first in range(0, len(pending), batch):
             removed = set()
             for due in pending[first:first + batch]:

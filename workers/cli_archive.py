@@ -26,7 +26,7 @@ def archive(dry_run: bool, limit: int | None, batch: int) -> None:
         raise click.UsageError("RUMMY_ARCHIVE_DIR is not set: retention has nowhere to archive")
     wired = wire(settings)
     retention = Retention(wired.service, wired.client, RetentionPolicy.from_settings(settings))
-    due = list(retention.due(limit=limit))
+    due = list(retention.due(limit=limit, stamp=not dry_run))
     verb = "due" if dry_run else "archived"
     with click.progressbar(length=len(due), label=f"{len(due)} games due") as bar:
         report = retention.run(batch=batch, dry_run=dry_run, pending=due,

@@ -161,6 +161,8 @@ def test_a_game_whose_summary_predates_updated_ms_starts_its_clock_at_the_first_
     game_id = service.create_game(HUMANS, seed=6)["id"]
     redis_client.hdel(summary_key(game_id), "updated_ms")
 
+    assert retention.run(now_ms=days_ahead(30), dry_run=True).abandoned == []
+    assert not redis_client.hexists(summary_key(game_id), "updated_ms")  # a dry run writes nothing
     assert retention.run(now_ms=days_ahead(30)).archived == 0
     stamped = int(redis_client.hget(summary_key(game_id), "updated_ms"))
     assert abs(stamped - time.time() * 1000) < 60_000
