@@ -11,6 +11,14 @@ enqueue of the same follow-up (the API and a job racing, the sweeper) is a no-op
 - `deadline-<game>-<version>` -> `workers.jobs.close_offer` (an offer waits on a human, R6.9),
   scheduled `offer_deadline_s` later; it needs a worker running its scheduler.
 
+Each kind of job has its queue (QUEUE_NAMES, in the order a worker listens to them): deadlines
+first, then bots and scoring, then the next time slices of bot jobs that used up theirs
+(`slice_ended`), then maintenance (the sweep, archiving, webhooks). So no deadline backlog or
+maintenance job ever sits between a game and its next bot move, and a bot move answering a
+human goes before the long run of a game of bots (docs/workers.md "Queues"). This module is the one place that knows job ids and queues.
+Game jobs keep no result (RESULT_TTL_S = 0: nothing reads it, and a kept result cost Redis
+~90 KB per game); a failed job stays FAILURE_TTL_S for diagnosis.
+
 Jobs are named by dotted path so this module imports no job code.
 """
 from __future__ import annotations
@@ -31,14 +39,24 @@ from domain import awaiting
 
 log = logging.getLogger(__name__)
 
-QUEUE_NAME = "rummy"
+DEADLINE_QUEUE = "rummy-deadlines"
+BOTS_QUEUE = "rummy-bots"
+SLICES_QUEUE = "rummy-bot-slices"
+MAINTENANCE_QUEUE = "rummy-maintenance"
+# The order a worker takes jobs in: a due deadline first (R6.9 is a promise to the humans
+# waiting), then the games' moves (a bot's first slice after any other append, before the
+# next slices of bot jobs that ran out of time, round robin among themselves), and
+# maintenance only when no game waits.
+QUEUE_NAMES = (DEADLINE_QUEUE, BOTS_QUEUE, SLICES_QUEUE, MAINTENANCE_QUEUE)
 # Transient Redis errors inside a job are retried with backoff; needs the worker's scheduler.
 RETRY = Retry(max=3, interval=[1, 3, 9])
 JOB_TIMEOUT_S = 60
-RESULT_TTL_S = 300
+RESULT_TTL_S = 0
+FAILURE_TTL_S = 7 * 24 * 3600
 
 BotSeats = Callable[[str], Collection[int]]
-_continuing: ContextVar[str | None] = ContextVar("rummy_bots_continuing", default=None)
+# (game id, what becomes of its bot job) while a play_bots job runs: "none" or "slices".
+_bot_job: ContextVar[tuple[str, str] | None] = ContextVar("rummy_bot_job", default=None)
 
 
 def bot_job_id(game_id: str, version: int) -> str:
@@ -77,16 +95,39 @@ def needs(state, bot_seats: Collection[int]) -> Needs:
     return Needs(bots=any(seat in bot_seats for seat in wait.seats), deadline=humans_owe)
 
 
-def make_queue(connection: redis.Redis) -> Queue:
-    """The one RQ queue of the game jobs on `connection`."""
-    return Queue(QUEUE_NAME, connection=connection)
+def make_queue(connection: redis.Redis, name: str = BOTS_QUEUE) -> Queue:
+    """The RQ queue `name` (one of QUEUE_NAMES; default the bots') on `connection`."""
+    return Queue(name, connection=connection)
+
+
+@dataclass(frozen=True)
+class Queues:
+    """The game job queues on one connection: `deadlines` (close_offer), `bots` (play_bots,
+    score_round), `slices` (play_bots continuing a game whose last job used up its time
+    slice) and `maintenance` (sweep and the other housekeeping jobs)."""
+
+    deadlines: Queue
+    bots: Queue
+    slices: Queue
+    maintenance: Queue
+
+    def in_priority_order(self) -> list[Queue]:
+        """The queues in the order a worker takes jobs from them (QUEUE_NAMES)."""
+        return [self.deadlines, self.bots, self.slices, self.maintenance]
+
+
+def make_queues(connection: redis.Redis) -> Queues:
+    """The game job queues (QUEUE_NAMES) on `connection`."""
+    return Queues(*(make_queue(connection, name) for name in QUEUE_NAMES))
 
 
 def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
-    """Enqueue `func(*args)` as `job_id` unless a job with that id exists; True if enqueued."""
+    """Enqueue `func(*args)` on `queue` as `job_id` unless a job with that id exists; True if
+    enqueued. (RQ's unique enqueue checks and pushes in one Lua script: one round trip.)"""
     try:
         queue.enqueue(func, *args, job_id=job_id, unique=True, retry=RETRY,
-                      job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+                      job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                      failure_ttl=FAILURE_TTL_S)
     except DuplicateJobError:
         return False
     return True
@@ -95,8 +136,8 @@ def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
 def schedule_unique(queue: Queue, func: str, job_id: str, delay_s: float, *args) -> bool:
     """Schedule `func(*args)` as `job_id` in `delay_s` seconds unless that id exists; True if
     scheduled. (`Queue.enqueue_in` ignores `unique`, so the job is scheduled directly.)"""
-    job = queue.create_job(func, args=args, job_id=job_id, retry=RETRY,
-                           timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+    job = queue.create_job(func, args=args, job_id=job_id, retry=RETRY, timeout=JOB_TIMEOUT_S,
+                           result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
     # RQ's scheduled registry keeps whole seconds, truncated (calendar.timegm): round up so a
     # deadline never fires early (R6.9: a silent seat has the whole deadline to answer).
     due = math.ceil((datetime.now(timezone.utc) + timedelta(seconds=delay_s)).timestamp())
@@ -108,17 +149,19 @@ def schedule_unique(queue: Queue, func: str, job_id: str, delay_s: float, *args)
     return True
 
 
-def enqueue_needs(queue: Queue, game_id: str, version: int, need: Needs, deadline_s: float) -> None:
-    """Enqueue the jobs `need` calls for at `version` (duplicates are refused silently)."""
+def enqueue_needs(queues: Queues, game_id: str, version: int, need: Needs,
+                  deadline_s: float, next_slice: bool = False) -> None:
+    """Enqueue the jobs `need` calls for at `version` (duplicates are refused silently); a bot
+    job on the slices queue when `next_slice` (it continues a job that used up its slice)."""
     if need.bots:
-        enqueue_unique(queue, "workers.jobs.play_bots", bot_job_id(game_id, version),
-                       game_id, version)
+        enqueue_unique(queues.slices if next_slice else queues.bots, "workers.jobs.play_bots",
+                       bot_job_id(game_id, version), game_id, version)
     if need.scoring:
-        enqueue_unique(queue, "workers.jobs.score_round", score_job_id(game_id, version),
+        enqueue_unique(queues.bots, "workers.jobs.score_round", score_job_id(game_id, version),
                        game_id, version)
     if need.deadline:
-        schedule_unique(queue, "workers.jobs.close_offer", deadline_job_id(game_id, version),
-                        deadline_s, game_id, version)
+        schedule_unique(queues.deadlines, "workers.jobs.close_offer",
+                        deadline_job_id(game_id, version), deadline_s, game_id, version)
 
 
 @contextmanager
@@ -126,18 +169,31 @@ def bots_continuing(game_id: str) -> Iterator[None]:
     """Within this block the hook enqueues no bot job for `game_id`: the running play_bots job
     keeps playing its bots itself, and a job per intermediate version would only queue up as
     stale no-ops in front of the next human's reply. The caller enqueues the follow-ups of the
-    version it stops at (if it dies first, the sweeper does)."""
-    token = _continuing.set(game_id)
+    version it stops at (if it dies first, the sweeper does), within `slice_ended`."""
+    token = _bot_job.set((game_id, "none"))
     try:
         yield
     finally:
-        _continuing.reset(token)
+        _bot_job.reset(token)
+
+
+@contextmanager
+def slice_ended(game_id: str) -> Iterator[None]:
+    """Within this block a bot job the hook enqueues for `game_id` goes to the tail of the
+    slices queue: the play_bots job stopping here used up its time slice, and its game's next
+    slice waits behind the games already waiting (round robin), while bot moves answering
+    other appends (a human's action, a scoring) go first from the bots queue."""
+    token = _bot_job.set((game_id, "slices"))
+    try:
+        yield
+    finally:
+        _bot_job.reset(token)
 
 
 def install(wiring) -> "Followups":
     """Install the RQ hook on `wiring.service` (a `service.bootstrap.Wiring`): its queue uses
     the wiring's Redis client and its deadline `wiring.settings.offer_deadline_s`."""
-    hook = Followups(make_queue(wiring.client), wiring.service.bot_seats,
+    hook = Followups(make_queues(wiring.client), wiring.service.bot_seats,
                      wiring.settings.offer_deadline_s)
     wiring.service.enqueue_followups = hook
     return hook
@@ -151,17 +207,19 @@ class Followups:
     raised: the append it follows stands, and the sweeper enqueues what is missing (DESIGN §5).
     """
 
-    def __init__(self, queue: Queue, bot_seats: BotSeats, deadline_s: float) -> None:
-        self.queue = queue
+    def __init__(self, queues: Queues, bot_seats: BotSeats, deadline_s: float) -> None:
+        self.queues = queues
         self.bot_seats = bot_seats
         self.deadline_s = deadline_s
 
     def __call__(self, game_id: str, version: int, state) -> None:
         try:
             need = needs(state, self.bot_seats(game_id))
-            if _continuing.get() == game_id:
+            game, bot_job = _bot_job.get() or (None, None)
+            if game == game_id and bot_job == "none":
                 need = replace(need, bots=False)
-            enqueue_needs(self.queue, game_id, version, need, self.deadline_s)
+            enqueue_needs(self.queues, game_id, version, need, self.deadline_s,
+                          next_slice=game == game_id and bot_job == "slices")
         except Exception:  # the append stands whatever fails here; the sweeper catches up
             log.exception("follow-up enqueue failed for %s at %s; the sweeper will retry",
                           game_id, version)

@@ -31,6 +31,11 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 OFFER_ANSWERS = ("buy", "pass")
 OFFER_EVENTS = ("OfferOpened", "OfferClosed")
+# An append writes the game index only when what it records changes (status, round, whether
+# the game waits on the workers), and besides at least once every INDEX_EVERY versions, so a
+# lost index write heals and the summary's version stays near the stream's. Most appends
+# (a draw, a discard) change none of it: their index write was a script of ~10 commands.
+INDEX_EVERY = 50
 
 
 def fingerprint(seat: int | None, action: dict) -> str:
@@ -116,13 +121,20 @@ class GameService(GameReads):
         return version, seat_view(state, seat)
 
     def play(self, game_id: str, seat: int, action: dict, idempotency_key: str | None = None,
-             if_match: int | None = None) -> tuple[int, object]:
+             if_match: int | None = None,
+             known: tuple[int, object] | None = None) -> tuple[int, object]:
         """`act` for `seat`, returning (version, state) instead of the seat view: for a caller
-        that goes on from the state (a bot job). Raises what `act` raises."""
+        that goes on from the state (a bot job). `known` is the (version, state) the caller
+        already holds (what its last `play` returned), decided on without reading the game
+        again; it needs `if_match` equal to its version (the append checks it: a game that
+        moved on raises ConcurrencyError). Raises what `act` raises."""
         record = self.records.get(game_id)
         if not 0 <= seat < len(record.seats):
             raise Forbidden(f"Seat {seat} is not a seat of this game.")
-        return self._decide_and_append(game_id, record, seat, action, idempotency_key, if_match)
+        if known is not None and known[0] != if_match:
+            raise ValueError("play: `known` must be at the version `if_match` names")
+        return self._decide_and_append(game_id, record, seat, action, idempotency_key, if_match,
+                                       known)
 
     def system_act(self, game_id: str, action: dict, expected_version: int) -> tuple[int, object]:
         """Apply a system action (`score_round`, `close_offer`; seat None) decided at
@@ -132,14 +144,15 @@ class GameService(GameReads):
         return self._decide_and_append(game_id, record, None, action, None, expected_version)
 
     def _decide_and_append(self, game_id: str, record: GameRecord, seat: int | None, action: dict,
-                           key: str | None, if_match: int | None) -> tuple[int, object]:
+                           key: str | None, if_match: int | None,
+                           known: tuple[int, object] | None = None) -> tuple[int, object]:
         stamp = fingerprint(seat, action)
         key = None if key is None else idempotency_scope(seat, key)
         if key is not None and (seen := self.store.recall(game_id, key, stamp)) is not None:
             return self.load(game_id, upto=seen)
         first = None
         for _ in range(MAX_ATTEMPTS):
-            version, state = self.load(game_id)
+            version, state = known or self.load(game_id)
             if if_match is not None and if_match != version:
                 raise ConcurrencyError(if_match, version)
             if first is None:
@@ -188,13 +201,17 @@ class GameService(GameReads):
         logged, never raised: the append stands (the sweeper re-enqueues missing follow-ups,
         DESIGN §5)."""
         game_id, version = record.id, before + len(events)
-        state = fold(events, state)
+        previous, state = state, fold(events, state)
         self.loader.remember(game_id, version, state, folded=len(events))
         log.info("appended game=%s version=%s events=%s", game_id, version,
                  ",".join(type(e).__name__ for e in events))
         try:
-            self.index_game(game_id, version, state, needs(state, record.bot_seats()),
-                            record.created_ms if created else None)
+            bots = record.bot_seats()
+            need = needs(state, bots)
+            if (created or before // INDEX_EVERY != version // INDEX_EVERY
+                    or _indexed(state, need) != _indexed(previous, needs(previous, bots))):
+                self.index_game(game_id, version, state, need,
+                                record.created_ms if created else None)
         except Exception:
             log.exception("index update failed game=%s version=%s", game_id, version)
         try:
@@ -209,6 +226,11 @@ class GameService(GameReads):
         on the workers (`need`, the sweeper's list); `created_ms` lists a new game."""
         self.index.update(game_id, version, awaiting(state).status, _round(state), created_ms,
                           waiting=need != Needs())
+
+
+def _indexed(state: object, need: Needs) -> tuple:
+    """What the game index records of `state`: (status, round, waits on the workers)."""
+    return awaiting(state).status, _round(state), need != Needs()
 
 
 def _fold_record(raw: list[dict]) -> object:

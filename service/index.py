@@ -5,7 +5,8 @@ game ids scored by creation time in ms; `rummy:{<game>}:summary` holds status, r
 creation time, the time of its last append (`updated_ms`, what retention ages a game by:
 service.retention) and whether the game waits on the workers. `rummy:games:waiting` holds the games
 that wait on the workers (a bot, the scoring of a round, a buy-offer deadline): the sweeper's
-work list. Updated after every append by one Lua script (UPDATE_LUA), so the summary and every
+work list. Updated by one Lua script (UPDATE_LUA) after each append that changes what it records
+(and every INDEX_EVERY versions, service.games), so the summary and every
 set change together: a summary never goes back to an older version, and two processes updating
 the same game at once cannot leave it in the set of a status its summary does not hold.
 Pages are newest first; the cursor is opaque (creation ms and id of the last item).
@@ -21,7 +22,7 @@ from typing import Iterator
 
 import redis
 
-from service.keys import index_key, summary_key
+from service.keys import events_key, index_key, summary_key
 from service.redis_store import backend_errors
 
 STATUSES = ("playing", "scoring", "finished")
@@ -141,7 +142,7 @@ class GameIndex:
             raise ValueError(f"limit must be between 1 and {MAX_LIMIT}")
         after = decode_cursor(cursor) if cursor else None
         ids = self._ids_after(index_key(status), after, limit + 1)
-        items = [item for item in map(self._summary, ids[:limit]) if item]
+        items = self._summaries(ids[:limit])
         if status is not None:
             items = [item for item in items if item["status"] == status]
         more = len(ids) > limit
@@ -165,13 +166,23 @@ class GameIndex:
                         found.append(item)
         return found[:count]
 
-    def _summary(self, entry: tuple[int, str]) -> dict | None:
-        created_ms, game_id = entry
+    def _summaries(self, entries: list[tuple[int, str]]) -> list[dict]:
+        """The listing items of `entries` (created_ms, id), in one round trip. The version is
+        the stream's own: the summary is written only when what it records changes
+        (service.games.INDEX_EVERY), so its version may lag the stream's."""
+        pipe = self._client.pipeline(transaction=False)
+        for _, game_id in entries:
+            pipe.hgetall(summary_key(game_id))
+            pipe.xrevrange(events_key(game_id), "+", "-", count=1)
         with backend_errors():
-            raw = self._client.hgetall(summary_key(game_id))
-        if b"status" not in raw:
-            return None
-        created = datetime.fromtimestamp(created_ms / 1000, timezone.utc).isoformat()
-        return {"id": game_id, "status": raw[b"status"].decode(),
-                "round": int(raw[b"round"]) if raw.get(b"round") else None,
-                "version": int(raw[b"version"]), "created": created}
+            replies = pipe.execute()
+        items = []
+        for (created_ms, game_id), raw, last in zip(entries, replies[::2], replies[1::2]):
+            if b"status" not in raw:
+                continue
+            version = int(last[0][0].split(b"-", 1)[1]) if last else int(raw[b"version"])
+            created = datetime.fromtimestamp(created_ms / 1000, timezone.utc).isoformat()
+            items.append({"id": game_id, "status": raw[b"status"].decode(),
+                          "round": int(raw[b"round"]) if raw.get(b"round") else None,
+                          "version": version, "created": created})
+        return items

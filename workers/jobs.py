@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import datetime, timezone
 
 from domain import RuleViolation, awaiting, choose_action, seat_view
 from service.store import ConcurrencyError
 from workers import runtime
-from service.followups import bots_continuing, make_queue, needs
+from service.followups import bots_continuing, make_queues, needs, slice_ended
 from workers.sweeper import Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
 
-MAX_BOT_ACTIONS = 200
+# A bot job's time slice in seconds: past it the job re-enqueues its game at the tail of the
+# bots queue (docs/workers.md "Time slices").
+SLICE_S = 0.05
 SWEEP_PAGE = 100
 
 
@@ -33,16 +36,20 @@ def bot_rng(rng_seed: str, seat: int, version: int) -> random.Random:
 
 
 def play_bots(game_id: str, version: int) -> int:
-    """Play every bot action the game at `version` waits for; return how many were played.
+    """Play the bot actions the game at `version` waits for, for one time slice; return how
+    many were played.
 
     While a bot seat must act (its turn, or an open buy offer it owes an answer: bots answer
     at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))` and append
-    with the expected version, at most MAX_BOT_ACTIONS times. The intermediate appends enqueue
-    no bot job (service.followups.bots_continuing); the follow-ups of the version it stops at
-    are enqueued at the end (a next play_bots job when the bound was reached). Stale (the
-    game is past `version`: a retry after an error, a duplicate): it plays nothing and
-    enqueues the follow-ups of the current version (`resume`). A bot choice the rules refuse
-    is logged and replaced by a random legal action, so a bot bug cannot stall a game.
+    with the expected version, going on from the state the append returned (no read of what
+    it just wrote). It stops once SLICE_S seconds have passed (after at least one action), so
+    a game never holds a worker while other games wait: the follow-ups of the version it
+    stops at are enqueued at the end, which puts the game's next bot job at the tail of the
+    bots queue, behind the games already waiting. The intermediate appends enqueue no bot job
+    (service.followups.bots_continuing). Stale (the game is past `version`: a retry after an
+    error, a duplicate): it plays nothing and enqueues the follow-ups of the current version
+    (`resume`). A bot choice the rules refuse is logged and replaced by a random legal action,
+    so a bot bug cannot stall a game.
     """
     service = runtime.wiring().service
     current, state = service.load(game_id)
@@ -52,8 +59,9 @@ def play_bots(game_id: str, version: int) -> int:
     record = service.record(game_id)
     levels = {s["seat"]: s["level"] for s in record.seats if s["kind"] == "bot"}
     played = 0
+    ends = time.monotonic() + SLICE_S
     with bots_continuing(game_id):
-        while played < MAX_BOT_ACTIONS:
+        while not played or time.monotonic() < ends:
             wait = awaiting(state)
             seat = next((s for s in wait.seats if s in levels), None)
             if wait.status != "playing" or seat is None:
@@ -62,27 +70,30 @@ def play_bots(game_id: str, version: int) -> int:
             rng = bot_rng(record.rng_seed, seat, current)
             action = choose_action(levels[seat], view, rng)
             try:
-                current, state = _act(service, game_id, seat, action, current, view, rng)
+                current, state = _act(service, game_id, seat, action, (current, state), view, rng)
             except ConcurrencyError:  # another append won: stale from here on
                 resume(service, game_id)
                 return played
             played += 1
     if played:
-        service.enqueue_followups(game_id, current, state)
+        with slice_ended(game_id):
+            service.enqueue_followups(game_id, current, state)
     return played
 
 
-def _act(service, game_id: str, seat: int, action: dict, version: int, view: dict,
+def _act(service, game_id: str, seat: int, action: dict, known: tuple[int, object], view: dict,
          rng: random.Random) -> tuple[int, object]:
-    """Play the bot's `action` at `version`: the game's (version, state) after it."""
+    """Play the bot's `action` on the game as `known` (version, state): the game's (version,
+    state) after it. Raises ConcurrencyError when the game is no longer at that version."""
+    version = known[0]
     try:
-        return service.play(game_id, seat, action, if_match=version)
+        return service.play(game_id, seat, action, if_match=version, known=known)
     except RuleViolation as refused:
         # Never a card in a log line (DESIGN §2.4): the action type and the rule id only.
         log.error("bot of seat %s in %s at %s chose a %s, refused (%s); playing a random "
                   "legal action", seat, game_id, version, action.get("type"), refused.rule)
         fallback = rng.choice(view["legal_actions"])
-        return service.play(game_id, seat, fallback, if_match=version)
+        return service.play(game_id, seat, fallback, if_match=version, known=known)
 
 
 def resume(service, game_id: str) -> None:
@@ -126,7 +137,7 @@ def sweep() -> Sweep:
     (RUMMY_SWEEP_STALE_S, default 30) seconds have passed since it was enqueued or due, or,
     started, once it can no longer be running (workers.sweeper.job_alive)."""
     wired = runtime.wiring()
-    service, queue = wired.service, make_queue(wired.client)
+    service, queues = wired.service, make_queues(wired.client)
     stale_s = wired.settings.sweep_stale_s
     now = datetime.now(timezone.utc)
     games, enqueued = 0, []
@@ -140,7 +151,7 @@ def sweep() -> Sweep:
             need = needs(state, service.bot_seats(game_id))
             if version > summary["version"]:  # an index update was lost: catch up
                 service.index_game(game_id, version, state, need)
-            enqueued += ensure_followups(queue, game_id, version, need,
+            enqueued += ensure_followups(queues, game_id, version, need,
                                          wired.settings.offer_deadline_s, stale_s, now)
         except Exception:  # one broken game must not stop the sweep of the others
             log.exception("sweep of game %s failed", game_id)

@@ -1,5 +1,5 @@
 """The maintenance jobs (docs/retention.md): retention runs on their own RQ queue,
-`rummy-maintenance`, which `rummy worker` listens to after the game queue, so archiving never
+`rummy-maintenance`, which `rummy worker` listens to after the game queues, so archiving never
 delays a bot's turn or a round's scoring (RQ takes jobs from its queues in order).
 
 A daemon thread of each worker enqueues `workers.maintenance.archive_due` every
@@ -17,12 +17,12 @@ import redis
 from rq import Queue
 from rq.exceptions import DuplicateJobError
 
+from service.followups import MAINTENANCE_QUEUE, make_queue
 from service.retention import Retention, RetentionPolicy
 from workers import runtime
 
 log = logging.getLogger(__name__)
 
-QUEUE_NAME = "rummy-maintenance"
 BATCH = 100
 # A run archives at most this many games; the next interval takes the rest, so one run never
 # holds a worker for long (each game is an export, a file write and one script).
@@ -31,8 +31,8 @@ JOB_TIMEOUT_S = 1800
 
 
 def make_maintenance_queue(connection: redis.Redis) -> Queue:
-    """The queue of the maintenance jobs on `connection`."""
-    return Queue(QUEUE_NAME, connection=connection)
+    """The queue of the maintenance jobs on `connection` (service.followups.MAINTENANCE_QUEUE)."""
+    return make_queue(connection, MAINTENANCE_QUEUE)
 
 
 def archive_due() -> dict:

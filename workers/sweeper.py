@@ -24,8 +24,8 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from service.followups import (JOB_TIMEOUT_S, Needs, bot_job_id, deadline_job_id, enqueue_unique,
-                               schedule_unique, score_job_id)
+from service.followups import (JOB_TIMEOUT_S, Needs, Queues, bot_job_id, deadline_job_id,
+                               enqueue_unique, schedule_unique, score_job_id)
 from service.keys import PREFIX
 
 log = logging.getLogger(__name__)
@@ -135,17 +135,20 @@ def ensure_job(queue: Queue, base_id: str, func: str, args: tuple, now: datetime
     return None
 
 
-def ensure_followups(queue: Queue, game_id: str, version: int, need: Needs,
+def ensure_followups(queues: Queues, game_id: str, version: int, need: Needs,
                      deadline_s: float, stale_s: float, now: datetime) -> list[str]:
-    """The sweep of one game at `version`: ensure a live job for each of its `need`s."""
+    """The sweep of one game at `version`: ensure a live job for each of its `need`s, each on
+    the queue service.followups.enqueue_needs puts it on."""
     args = (game_id, version)
     wanted = []
     if need.bots:
-        wanted.append((bot_job_id(game_id, version), "workers.jobs.play_bots", None))
+        wanted.append((queues.bots, bot_job_id(game_id, version), "workers.jobs.play_bots", None))
     if need.scoring:
-        wanted.append((score_job_id(game_id, version), "workers.jobs.score_round", None))
+        wanted.append((queues.bots, score_job_id(game_id, version), "workers.jobs.score_round",
+                       None))
     if need.deadline:
-        wanted.append((deadline_job_id(game_id, version), "workers.jobs.close_offer", deadline_s))
+        wanted.append((queues.deadlines, deadline_job_id(game_id, version),
+                       "workers.jobs.close_offer", deadline_s))
     enqueued = [ensure_job(queue, base, func, args, now, stale_s, delay)
-                for base, func, delay in wanted]
+                for queue, base, func, delay in wanted]
     return [job_id for job_id in enqueued if job_id]

@@ -7,7 +7,7 @@ recovered like a killed worker: by the sweeper, from another or a restarted work
 
 A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the id
 `sweep-<slot>` (unique per time slot), so many workers still sweep once per interval. The
-worker also serves the `rummy-maintenance` queue, after the game queue, and enqueues the
+worker also serves the `rummy-maintenance` queue, after the game queues, and enqueues the
 retention run there (workers/maintenance.py).
 
 Redis outages stop nothing for good: `workers.resilience.work_through_outages` starts a fresh
@@ -24,8 +24,8 @@ import redis
 from rq.exceptions import DuplicateJobError
 
 from service.config import Settings
-from service.followups import make_queue
-from workers.maintenance import make_maintenance_queue, start_ticker
+from service.followups import make_queues
+from workers.maintenance import start_ticker
 from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.sweeper import keep_alive
 
@@ -64,27 +64,27 @@ def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
 
 def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
                sweep_every_s: float | None = None, log_level: str = "INFO") -> bool:
-    """Run a worker on the game queue of `redis_url` until SIGINT/SIGTERM (warm shutdown).
+    """Run a worker on the game queues of `redis_url` (service.followups.QUEUE_NAMES, taken in
+    that order of priority) until SIGINT/SIGTERM (warm shutdown).
 
-    `burst` stops when the queue is empty (no sweeping then); `log_level` is RQ's (INFO logs
+    `burst` stops when the queues are empty (no sweeping then); `log_level` is RQ's (INFO logs
     every job). Returns whether any job ran.
     The jobs build their GameService from `REDIS_URL`, which is set to `redis_url` here."""
     os.environ["REDIS_URL"] = redis_url
     connection = redis.Redis.from_url(redis_url, socket_timeout=SOCKET_TIMEOUT_S,
                                       socket_connect_timeout=SOCKET_TIMEOUT_S)
-    queue = make_queue(connection)
-    # The maintenance queue last: RQ serves its queues in order, so retention waits for games.
-    maintenance = make_maintenance_queue(connection)
+    queues = make_queues(connection)
     stop = threading.Event()
     if not burst:
         interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
-        threading.Thread(target=_sweep_ticker, args=(queue, interval, stop),
+        threading.Thread(target=_sweep_ticker, args=(queues.maintenance, interval, stop),
                          name="rummy-sweep", daemon=True).start()
         settings = Settings.from_env()
-        start_ticker(maintenance, settings.archive_dir, settings.retention_interval_s, stop)
+        start_ticker(queues.maintenance, settings.archive_dir, settings.retention_interval_s, stop)
 
     def new_worker() -> GameWorker:
-        return GameWorker([queue, maintenance], connection=connection, worker_ttl=WORKER_TTL_S,
+        return GameWorker(queues.in_priority_order(), connection=connection,
+                          worker_ttl=WORKER_TTL_S,
                           maintenance_interval=MAINTENANCE_INTERVAL_S, stop=stop,
                           heartbeat_file=heartbeat_path())
 

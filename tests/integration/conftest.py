@@ -6,7 +6,7 @@ import pytest
 
 from service.bootstrap import wire
 from service.config import Settings
-from service.followups import install, make_queue
+from service.followups import DEADLINE_QUEUE, install, make_queue
 from workers import runtime
 
 
@@ -28,4 +28,11 @@ def bare(redis_url, wiring):
 
 @pytest.fixture
 def queue(wiring):
+    """The bots queue (bot and scoring jobs)."""
     return make_queue(wiring.client)
+
+
+@pytest.fixture
+def deadlines(wiring):
+    """The deadline queue (close_offer jobs)."""
+    return make_queue(wiring.client, DEADLINE_QUEUE)

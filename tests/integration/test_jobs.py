@@ -14,8 +14,8 @@ from service import Principal
 from service.bootstrap import wire
 from service.config import Settings
 from workers import jobs, runtime
-from service.followups import (bot_job_id, deadline_job_id, enqueue_unique, schedule_unique,
-                               score_job_id)
+from service.followups import (SLICES_QUEUE, bot_job_id, deadline_job_id, enqueue_unique,
+                               make_queue, schedule_unique, score_job_id)
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
@@ -41,9 +41,12 @@ def test_a_bot_job_plays_its_bots_and_enqueues_one_follow_up(wiring, queue):
     played = jobs.play_bots(game["id"], game["version"])
     version, _ = wiring.service.load(game["id"])
     assert played > 0 and version >= game["version"] + played
-    queued = set(queue.job_ids) - {bot_job_id(game["id"], game["version"])}
-    assert queued <= {bot_job_id(game["id"], version), score_job_id(game["id"], version)}
-    assert queued  # only the follow-up of the version it stopped at, none in between
+    slices = make_queue(wiring.client, SLICES_QUEUE)
+    queued = set(queue.job_ids + slices.job_ids) - {bot_job_id(game["id"], game["version"])}
+    # only the follow-up of the version it stopped at, none in between: the next slice at the
+    # tail of the slices queue, or the scoring of the round on the bots queue
+    assert queued in ({bot_job_id(game["id"], version)}, {score_job_id(game["id"], version)})
+    assert set(slices.job_ids) <= {bot_job_id(game["id"], version)}
 
 
 def test_a_stale_bot_job_does_nothing(wiring):
@@ -58,8 +61,8 @@ def test_the_same_bot_choice_at_the_same_version(redis_url, wiring):
     """The bot RNG derives from (seed, seat, version): a seeded game replays the same moves."""
     first = wiring.service.create_game(BOTS, seed=5)
     second = wiring.service.create_game(BOTS, seed=5)
-    for game in (first, second):
-        jobs.play_bots(game["id"], game["version"])
+    for game in (first, second):  # however the time slices cut the round
+        play_until_scoring(wiring.service, game["id"])
     assert event_types(wiring.service, first["id"]) == event_types(wiring.service, second["id"])
 
 
@@ -74,15 +77,16 @@ def test_scoring_twice_scores_the_round_once(wiring):
     assert len(state.round_scores) == 1 and state.round.number == 2
 
 
-def test_a_deadline_is_scheduled_when_an_offer_waits_on_a_human(wiring, queue):
+def test_a_deadline_is_scheduled_when_an_offer_waits_on_a_human(wiring, queue, deadlines):
     game = wiring.service.create_game(HUMANS, seed=7)
     _, state = wiring.service.load(game["id"])
     wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
                        {"type": "draw", "from": "stock"})
     version, state = wiring.service.load(game["id"])
     assert awaiting(state).phase == "buying"
-    scheduled = ScheduledJobRegistry(queue=queue).get_job_ids()
+    scheduled = ScheduledJobRegistry(queue=deadlines).get_job_ids()
     assert scheduled == [deadline_job_id(game["id"], version)]
+    assert ScheduledJobRegistry(queue=queue).get_job_ids() == []  # never on the bots queue
 
 
 def test_close_offer_at_a_moved_version_does_nothing_and_at_its_version_closes(wiring):
@@ -129,7 +133,7 @@ def test_the_sweeper_replaces_a_failed_job_and_leaves_it_in_the_failed_registry(
     assert Job.fetch(job_id, connection=queue.connection).get_status() == JobStatus.FAILED
 
 
-def test_the_sweeper_enqueues_scoring_and_a_missing_deadline(redis_url, wiring, queue):
+def test_the_sweeper_enqueues_scoring_and_a_missing_deadline(redis_url, wiring, queue, deadlines):
     bare = wire(Settings(redis_url=redis_url)).service
     game = bare.create_game(BOTS, seed=3)
     version = play_until_scoring(wiring.service, game["id"])
@@ -143,7 +147,7 @@ def test_the_sweeper_enqueues_scoring_and_a_missing_deadline(redis_url, wiring, 
     bare.act(humans["id"], Principal(seat=awaiting(state).turn), {"type": "draw", "from": "stock"})
     offered, _ = bare.load(humans["id"])
     assert deadline_job_id(humans["id"], offered) in jobs.sweep().enqueued
-    assert deadline_job_id(humans["id"], offered) in ScheduledJobRegistry(queue=queue).get_job_ids()
+    assert deadline_job_id(humans["id"], offered) in ScheduledJobRegistry(queue=deadlines).get_job_ids()
 
 
 def test_a_duplicate_enqueue_is_refused(wiring, queue):
@@ -165,7 +169,7 @@ def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, w
     assert f"{job_id}-s1" in queue.job_ids
 
 
-def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, queue):
+def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, deadlines):
     runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
     game = wiring.service.create_game(HUMANS, seed=7)
     _, state = wiring.service.load(game["id"])
@@ -173,11 +177,11 @@ def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, 
                        {"type": "draw", "from": "stock"})
     version, _ = wiring.service.load(game["id"])
     job_id = deadline_job_id(game["id"], version)
-    registry = ScheduledJobRegistry(queue=queue)
-    registry.schedule(Job.fetch(job_id, connection=queue.connection),
+    registry = ScheduledJobRegistry(queue=deadlines)
+    registry.schedule(Job.fetch(job_id, connection=deadlines.connection),
                       datetime.now(timezone.utc) - timedelta(seconds=10))
     assert jobs.sweep().enqueued == (f"{job_id}-s1",)
-    assert f"{job_id}-s1" in queue.job_ids  # queued now, not scheduled again
+    assert f"{job_id}-s1" in deadlines.job_ids  # queued now, not scheduled again
     assert jobs.close_offer(game["id"], version) is True
 
 

@@ -25,7 +25,8 @@ def test_a_stale_bot_job_enqueues_the_follow_ups_of_the_current_version(wiring, 
     assert len(queue.job_ids) == 1
 
 
-def test_a_stale_deadline_job_enqueues_the_follow_ups_of_the_current_version(wiring, bare, queue):
+def test_a_stale_deadline_job_enqueues_the_follow_ups_of_the_current_version(wiring, bare,
+                                                                              deadlines):
     game = bare.service.create_game(HUMANS, seed=7)
     _, state = bare.service.load(game["id"])
     bare.service.act(game["id"], Principal(seat=awaiting(state).turn),
@@ -34,4 +35,4 @@ def test_a_stale_deadline_job_enqueues_the_follow_ups_of_the_current_version(wir
     bare.service.act(game["id"], Principal(seat=awaiting(state).seats[0]), {"type": "pass"})
     answered, _ = bare.service.load(game["id"])
     assert jobs.close_offer(game["id"], opened) is False
-    assert deadline_job_id(game["id"], answered) in queue.scheduled_job_registry.get_job_ids()
+    assert deadline_job_id(game["id"], answered) in deadlines.scheduled_job_registry.get_job_ids()
