@@ -15,7 +15,8 @@ import random
 import time
 from datetime import datetime, timezone
 
-from domain import RuleViolation, awaiting, choose_action, seat_view
+from domain import RuleViolation, awaiting, choose_action
+from domain.views import SeatView
 from service.store import ConcurrencyError
 from workers import runtime
 from service.followups import bots_continuing, make_queues, needs, slice_ended
@@ -23,9 +24,13 @@ from workers.sweeper import Sweep, ensure_followups
 
 log = logging.getLogger(__name__)
 
-# A bot job's time slice in seconds: past it the job re-enqueues its game at the tail of the
-# bots queue (docs/workers.md "Time slices").
-SLICE_S = 0.05
+# A bot job's time slice: SLICE_CPU_S seconds of its thread's CPU time, or SLICE_WALL_S of the
+# clock when the machine is too busy to give it that; past either the job re-enqueues its game
+# at the tail of the slices queue (docs/workers.md "Time slices"). CPU time, not the clock
+# alone: a job costs RQ ~30 Redis commands of its own, and on a loaded machine a clock-only
+# slice shrank to a few actions, so that overhead, not the game, took the worker's time.
+SLICE_CPU_S = 0.05
+SLICE_WALL_S = 0.2
 SWEEP_PAGE = 100
 
 
@@ -42,8 +47,9 @@ def play_bots(game_id: str, version: int) -> int:
     While a bot seat must act (its turn, or an open buy offer it owes an answer: bots answer
     at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))` and append
     with the expected version, going on from the state the append returned (no read of what
-    it just wrote). It stops once SLICE_S seconds have passed (after at least one action), so
-    a game never holds a worker while other games wait: the follow-ups of the version it
+    it just wrote). It stops at the end of its time slice (SLICE_CPU_S of CPU time or
+    SLICE_WALL_S of the clock, after at least one action), so a game never holds a worker
+    while other games wait: the follow-ups of the version it
     stops at are enqueued at the end, which puts the game's next bot job at the tail of the
     bots queue, behind the games already waiting. The intermediate appends enqueue no bot job
     (service.followups.bots_continuing). Stale (the game is past `version`: a retry after an
@@ -59,14 +65,14 @@ def play_bots(game_id: str, version: int) -> int:
     record = service.record(game_id)
     levels = {s["seat"]: s["level"] for s in record.seats if s["kind"] == "bot"}
     played = 0
-    ends = time.monotonic() + SLICE_S
+    cpu_ends, wall_ends = time.thread_time() + SLICE_CPU_S, time.monotonic() + SLICE_WALL_S
     with bots_continuing(game_id):
-        while not played or time.monotonic() < ends:
+        while not played or (time.thread_time() < cpu_ends and time.monotonic() < wall_ends):
             wait = awaiting(state)
             seat = next((s for s in wait.seats if s in levels), None)
             if wait.status != "playing" or seat is None:
                 break
-            view = seat_view(state, seat)
+            view = SeatView(state, seat)  # built as far as the bot reads it
             rng = bot_rng(record.rng_seed, seat, current)
             action = choose_action(levels[seat], view, rng)
             try:
@@ -81,7 +87,7 @@ def play_bots(game_id: str, version: int) -> int:
     return played
 
 
-def _act(service, game_id: str, seat: int, action: dict, known: tuple[int, object], view: dict,
+def _act(service, game_id: str, seat: int, action: dict, known: tuple[int, object], view,
          rng: random.Random) -> tuple[int, object]:
     """Play the bot's `action` on the game as `known` (version, state): the game's (version,
     state) after it. Raises ConcurrencyError when the game is no longer at that version."""
