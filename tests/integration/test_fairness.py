@@ -1,0 +1,124 @@
+"""Fair bots and a light worker (issue 12), with a real RQ worker in this process on the test
+server: bot jobs are cut into time slices that re-enqueue at the tail, two games interleave,
+an append writes the index only when what it records changes, and game jobs keep nothing in
+Redis once done (no result, no snapshot of a finished game)."""
+from __future__ import annotations
+
+import redis
+from rq import SimpleWorker
+
+from domain import awaiting, choose_action
+from domain.views import SeatView
+from service.followups import make_queues
+from service.index import GameIndex
+from service.keys import summary_key
+from workers import jobs
+
+BOTS = [{"kind": "bot", "level": "basic"}] * 4
+
+
+def run_worker(wiring, max_jobs: int | None = None) -> None:
+    """Run an RQ worker on the game queues (priority order) until they are empty, or until it
+    has run `max_jobs` jobs."""
+    queues = make_queues(wiring.client)
+    SimpleWorker(queues.in_priority_order(), connection=wiring.client).work(
+        burst=True, max_jobs=max_jobs, logging_level="WARNING")
+
+
+def recorded_bot_jobs(monkeypatch) -> list[tuple[str, int, int]]:
+    """(game, version, actions played) of every play_bots job run from now on, in order."""
+    runs, play = [], jobs.play_bots
+
+    def recording(game_id: str, version: int) -> int:
+        played = play(game_id, version)
+        runs.append((game_id, version, played))
+        return played
+    monkeypatch.setattr(jobs, "play_bots", recording)
+    return runs
+
+
+def test_a_bot_job_plays_one_slice_and_its_game_goes_on_in_the_next_job(wiring, monkeypatch):
+    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)  # every slice ends after its first action
+    runs = recorded_bot_jobs(monkeypatch)
+    game = wiring.service.create_game(BOTS, seed=4)
+    run_worker(wiring, max_jobs=12)
+    bot_runs = [run for run in runs if run[0] == game["id"]]
+    assert len(bot_runs) >= 10 and all(played == 1 for _, _, played in bot_runs)
+    versions = [version for _, version, _ in bot_runs]
+    assert versions == sorted(set(versions))  # each job goes on where the one before stopped
+
+
+def test_a_long_bot_game_cut_into_slices_still_finishes_and_leaves_no_job_or_snapshot(
+        wiring, monkeypatch, redis_client):
+    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.01)
+    runs = recorded_bot_jobs(monkeypatch)
+    game = wiring.service.create_game(BOTS, seed=6)
+    run_worker(wiring)
+    version, state = wiring.service.load(game["id"])
+    assert awaiting(state).status == "finished"
+    assert len(runs) > 20  # many slices, each a job of its own
+    assert sum(played for *_, played in runs) < version  # and they played the whole game
+    assert not list(redis_client.scan_iter(match=f"rummy:{{{game['id']}}}:snap*"))
+    # game jobs keep no result: nothing of them is left once the queues are empty
+    assert not list(redis_client.scan_iter(match="rq:job:*"))
+    assert not list(redis_client.scan_iter(match="rq:results:*"))
+    assert GameIndex(redis_client).summary(game["id"])["status"] == "finished"
+
+
+def test_two_games_take_turns_instead_of_one_waiting_for_the_others_whole_game(wiring,
+                                                                               monkeypatch):
+    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)
+    runs = recorded_bot_jobs(monkeypatch)
+    first = wiring.service.create_game(BOTS, seed=1)
+    second = wiring.service.create_game(BOTS, seed=2)
+    run_worker(wiring, max_jobs=10)
+    order = [game_id for game_id, _, _ in runs]
+    assert order[:2] == [first["id"], second["id"]]
+    assert all(a != b for a, b in zip(order, order[1:]))  # strictly round robin
+
+
+def test_a_bot_reply_to_a_human_goes_before_the_next_slice_of_a_game_of_bots(wiring,
+                                                                             monkeypatch):
+    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)
+    runs = recorded_bot_jobs(monkeypatch)
+    busy = wiring.service.create_game(BOTS, seed=1)
+    run_worker(wiring, max_jobs=3)  # the bots game is now on its slices
+    for seed in range(20):  # a game of one human where a bot acts first
+        mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)
+        if 0 not in awaiting(wiring.service.load(mixed["id"])[1]).seats:
+            break
+    run_worker(wiring, max_jobs=1)
+    assert runs[0][0] == busy["id"] and runs[-1][0] == mixed["id"]
+
+
+class CountingClient(redis.Redis):
+    """A Redis client that counts the scripts it runs (EVALSHA), to see the index's writes."""
+
+    scripts = 0
+
+    def evalsha(self, *args, **kwargs):
+        CountingClient.scripts += 1
+        return super().evalsha(*args, **kwargs)
+
+
+def test_the_index_is_written_only_when_what_it_records_changes(wiring, redis_url):
+    game = wiring.service.create_game(BOTS, seed=8)
+    CountingClient.scripts = 0
+    index = GameIndex(CountingClient.from_url(redis_url))
+    wiring.service.index = index
+    appends = 0
+    version, state = wiring.service.load(game["id"])
+    while awaiting(state).status != "scoring":  # the first round, one bot action at a time
+        seat = awaiting(state).seats[0]
+        action = choose_action("basic", SeatView(state, seat), jobs.bot_rng("x", seat, version))
+        version, state = wiring.service.play(game["id"], seat, action, if_match=version,
+                                             known=(version, state))
+        appends += 1
+    # status, round and waiting stayed the same until the round ended (scoring): one write
+    # then, and one per 50 versions crossed
+    assert appends > 50 and CountingClient.scripts <= 1 + version // 50
+    summary = GameIndex(wiring.client).summary(game["id"])
+    assert summary["status"] == "scoring" and summary["version"] == version
+    listed = wiring.service.list_games()["items"]
+    assert [(item["id"], item["version"]) for item in listed] == [(game["id"], version)]
+    assert wiring.client.hget(summary_key(game["id"]), "round") == b"1"
