@@ -12,16 +12,16 @@ each with its goal and met / not met:
   blocked in XREAD on the K streams received the entry (no polling). Entries with the same time
   count as one append, which can only raise the figures. Appends of a round's scoring are not
   bot replies and are left out.
-- human reply latency p50/p99 beside the K games (a probe game: seat 0 a random human over
-  HTTP against three bots; from the response to its action to the bot's next event): what a
-  player feels while bots play elsewhere.
+- human reply latency p50/p99 beside the largest K (a last run of those K games with a probe
+  game: seat 0 a random human over HTTP against three bots; from the response to its action to
+  the bot's next event): what a player feels while bots play elsewhere.
 - whole-game seconds (median, max) per K: the goal is growth no worse than linear in K.
 - worker CPU-seconds per game (utime + stime of the worker processes from /proc/<pid>/stat
   over the run, divided by K) against the in-process CPU time of K games of the same levels
   (domain.simulation.play_game), compared per event since games differ in length: goal <= 3x.
-- Redis memory per finished game (used_memory after minus before, less the probe games' keys,
-  divided by K, once every job is done: game jobs keep no result), and the keys one game
-  leaves: goal <= 150 KB.
+- Redis memory per finished game, once every job is done (game jobs keep no result): MEMORY
+  USAGE of the keys each game leaves plus its index set members: goal <= 150 KB; and the
+  server's used_memory growth per game beside it.
 
 Timing figures depend on the machine's load: say so when quoting them.
 """
@@ -200,19 +200,29 @@ def game_keys_kb(client: redis.Redis, game_ids: list[str]) -> tuple[float, dict[
     return total / count / 1024, {k: v / count / 1024 for k, v in sorted(kinds.items())}
 
 
+def index_share_kb(client: redis.Redis, game_ids: list[str]) -> float:
+    """Mean KB a game's members take in the global index sets (each member's id and score in
+    each set holding it, with the skiplist node: ~ 2 x (id + 8) + 64 bytes per set)."""
+    sets = [key for key in client.scan_iter(match="rummy:games*", count=1000)]
+    held = sum(1 for key in sets for game_id in game_ids if client.zscore(key, game_id) is not None)
+    return held * (2 * (16 + 8) + 64) / max(1, len(game_ids)) / 1024
+
+
 def used_memory(client: redis.Redis) -> int:
     return int(client.info("memory")["used_memory"])
 
 
-def run(base: str, url: str, games: int, levels: list[str], pids: list[int]) -> dict:
-    """Play `games` four-bot games at once; every figure of one K."""
+def run(base: str, url: str, games: int, levels: list[str], pids: list[int],
+        with_probe: bool = False) -> dict:
+    """Play `games` four-bot games at once (beside a probe game of a human when `with_probe`);
+    every figure of one K."""
     client = redis.Redis.from_url(url)
     observer = Observer(url)
     observer.start()
     before_memory, before_cpu = used_memory(client), cpu_s(pids)
     stop, probed = threading.Event(), []
     with ThreadPoolExecutor(max_workers=1) as pool:
-        human = pool.submit(probe, base, client, stop, games, probed)
+        human = pool.submit(probe, base, client, stop, games, probed) if with_probe else None
         seats = [{"kind": "bot", "level": level} for level in levels]
         created: dict[str, float] = {}
         for seed in range(games):
@@ -225,7 +235,7 @@ def run(base: str, url: str, games: int, levels: list[str], pids: list[int]) -> 
             time.sleep(0.1)
         worker_cpu = cpu_s(pids) - before_cpu
         stop.set()
-        human_ms = human.result()
+        human_ms = human.result() if human else []
     observer.done.set()
     observer.join()
     if len(observer.ended) < games:
@@ -240,22 +250,26 @@ def run(base: str, url: str, games: int, levels: list[str], pids: list[int]) -> 
             "seconds": [observer.ended[g] - created[g] for g in created],
             "worker_cpu": worker_cpu, "events": events,
             "memory_kb": ((used_memory(client) - before_memory) / 1024 - probe_kb) / games,
+            "index_kb": index_share_kb(client, list(created)),
             "keys_kb": keys_kb, "kinds": kinds}
 
 
+def report_human(figure: dict) -> None:
+    human = figure["human"]
+    h50, h99 = percentile(human, 0.5), percentile(human, 0.99)
+    print(f"a human game beside K={figure['games']} four-bot games, bot reply over {len(human)} "
+          f"replies: p50 {h50:.1f} ms (goal <= {GOAL_P50_MS}: {met(h50 <= GOAL_P50_MS)}), p99 "
+          f"{h99:.1f} ms (goal <= {GOAL_P99_MS}: {met(h99 <= GOAL_P99_MS)})")
+
+
 def report(figure: dict, levels: list[str], workers: int) -> None:
-    k, samples, human = figure["games"], figure["samples"], figure["human"]
+    k, samples = figure["games"], figure["samples"]
     p50, p99 = percentile(samples, 0.5), percentile(samples, 0.99)
     source = "server append times" if figure["server_times"] else "observer receipt times"
     print(f"K={k} four-bot games ({' '.join(levels)}) on {workers} workers:")
     print(f"  bot reply latency over {len(samples)} appends ({source}): p50 {p50:.1f} ms "
           f"(goal <= {GOAL_P50_MS}: {met(p50 <= GOAL_P50_MS)}), p99 {p99:.1f} ms "
           f"(goal <= {GOAL_P99_MS}: {met(p99 <= GOAL_P99_MS)}), max {max(samples):.0f} ms")
-    if human:
-        h50, h99 = percentile(human, 0.5), percentile(human, 0.99)
-        print(f"  human game beside them, bot reply over {len(human)} replies: p50 {h50:.1f} ms"
-              f" (goal <= {GOAL_P50_MS}: {met(h50 <= GOAL_P50_MS)}), p99 {h99:.1f} ms "
-              f"(goal <= {GOAL_P99_MS}: {met(h99 <= GOAL_P99_MS)})")
     seconds = figure["seconds"]
     print(f"  whole game: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s")
     inproc_s, inproc_events = in_process(levels, k)
@@ -265,10 +279,11 @@ def report(figure: dict, levels: list[str], workers: int) -> None:
           f"in process {inproc_s / k:.3f} s ({inproc_events / k:.0f} events): {ratio:.1f}x per "
           f"event (goal <= {GOAL_CPU_RATIO:.0f}x: {met(ratio <= GOAL_CPU_RATIO)})")
     kinds = ", ".join(f"{kind} {kb:.0f}" for kind, kb in figure["kinds"].items())
-    memory = figure["memory_kb"]
-    print(f"  Redis memory per finished game: {memory:.0f} KB used_memory growth / K (goal <= "
-          f"{GOAL_MEMORY_KB}: {met(memory <= GOAL_MEMORY_KB)}); its own keys {figure['keys_kb']:.0f}"
-          f" KB ({kinds})")
+    memory = figure["keys_kb"] + figure["index_kb"]
+    print(f"  Redis memory per finished game: {memory:.0f} KB: its keys ({kinds}) and its index "
+          f"set members {figure['index_kb']:.1f} (goal <= {GOAL_MEMORY_KB}: "
+          f"{met(memory <= GOAL_MEMORY_KB)}); used_memory grew {figure['memory_kb']:.0f} KB per "
+          f"game (allocator and server overhead included; noisy for small K)")
 
 
 def main() -> None:
@@ -276,6 +291,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 50])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--levels", nargs=4, default=["strong", "basic", "basic", "random"])
+    parser.add_argument("--no-probe", dest="probe", action="store_false",
+                        help="skip the last run: a human game beside the largest K")
     args = parser.parse_args()
     env = {"RUMMY_OFFER_DEADLINE_S": "30"}
     with running_stack(workers=args.workers, env=env) as (base, url):
@@ -285,6 +302,8 @@ def main() -> None:
             figure = run(base, url, games, args.levels, pids)
             report(figure, args.levels, args.workers)
             figures.append(figure)
+        if args.probe:
+            report_human(run(base, url, max(args.games), args.levels, pids, with_probe=True))
     if len(figures) > 1:
         first, last = figures[0], figures[-1]
         growth = statistics.median(last["seconds"]) / statistics.median(first["seconds"])
