@@ -8,7 +8,8 @@ recovered like a killed worker: by the sweeper, from another or a restarted work
 A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the id
 `sweep-<slot>` (unique per time slot), so many workers still sweep once per interval. The
 worker also serves the `rummy-maintenance` queue, after the game queue, and enqueues the
-retention run there (workers/maintenance.py).
+retention run there (workers/maintenance.py). Another thread polls the deadline set every
+50 ms (workers.deadlines); the worker listens to the deadline queue first.
 
 Redis outages stop nothing for good: `workers.resilience.work_through_outages` starts a fresh
 RQ worker once Redis answers again (docs/workers.md "Redis outages").
@@ -24,7 +25,8 @@ import redis
 from rq.exceptions import DuplicateJobError
 
 from service.config import Settings
-from service.followups import make_queue
+from service.followups import make_deadline_queue, make_queue
+from workers.deadlines import poll_deadlines
 from workers.maintenance import make_maintenance_queue, start_ticker
 from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.sweeper import keep_alive
@@ -73,7 +75,8 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
     connection = redis.Redis.from_url(redis_url, socket_timeout=SOCKET_TIMEOUT_S,
                                       socket_connect_timeout=SOCKET_TIMEOUT_S)
     queue = make_queue(connection)
-    # The maintenance queue last: RQ serves its queues in order, so retention waits for games.
+    # The deadline queue first (a due timeout before any bot), the maintenance queue last:
+    # RQ serves its queues in order, so retention waits for games.
     maintenance = make_maintenance_queue(connection)
     stop = threading.Event()
     if not burst:
@@ -82,9 +85,12 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
                          name="rummy-sweep", daemon=True).start()
         settings = Settings.from_env()
         start_ticker(maintenance, settings.archive_dir, settings.retention_interval_s, stop)
+        threading.Thread(target=poll_deadlines, args=(connection, settings.sweep_stale_s, stop),
+                         name="rummy-deadlines", daemon=True).start()
 
     def new_worker() -> GameWorker:
-        return GameWorker([queue, maintenance], connection=connection, worker_ttl=WORKER_TTL_S,
+        return GameWorker([make_deadline_queue(connection), queue, maintenance],
+                          connection=connection, worker_ttl=WORKER_TTL_S,
                           maintenance_interval=MAINTENANCE_INTERVAL_S, stop=stop,
                           heartbeat_file=heartbeat_path())
 
