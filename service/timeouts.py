@@ -12,13 +12,14 @@ import random
 
 from domain import RuleViolation, awaiting, bot_level, choose_action, decide, fold, seat_view
 from service.games import decision_rng
+from service.errors import GameNotFound
 from service.store import ConcurrencyError
 
 log = logging.getLogger(__name__)
 
 # A turn is a draw, at most a few melds and lay-offs, and a discard: far fewer steps than this.
 MAX_TURN_STEPS = 60
-STALE, NONE, EARLY, OFFER, TURN = "stale", "none", "early", "offer", "turn"
+STALE, NONE, EARLY, OFFER, TURN, GONE = "stale", "none", "early", "offer", "turn", "gone"
 
 
 def bot_rng(rng_seed: str, seat: int, version: int) -> random.Random:
@@ -36,10 +37,14 @@ def run_deadline(service, game_id: str, version: int) -> str:
     """Act on the game's deadline computed at `version`, if it is still the game's and has
     passed by the Redis server's clock. Returns what happened: "stale" (the game moved on:
     its newer deadline is scheduled again), "none" (nothing awaited from a human), "early"
-    (not due yet: rescheduled), "offer" (the silent seats passed, R6.9) or "turn" (the seat
-    timed out; its bot played the rest of the turn). Raises StoreUnavailable (the job is
-    retried)."""
-    current, state = service.load(game_id)
+    (not due yet: rescheduled), "offer" (the silent seats passed, R6.9), "turn" (the seat
+    timed out; its bot played the rest of the turn) or "gone" (no such game any more, e.g.
+    removed by retention: its entry goes). Raises StoreUnavailable (the job is retried)."""
+    try:
+        current, state = service.load(game_id)
+    except GameNotFound:
+        service.schedule.forget(game_id)
+        return GONE
     if current != version:
         service.schedule_deadline(game_id, current, state)
         return STALE
@@ -53,7 +58,7 @@ def run_deadline(service, game_id: str, version: int) -> str:
     rng_seed, turn = service.record(game_id).rng_seed, awaiting(state).turn
     if due.kind == "offer":
         action = {"type": "close_offer"}
-        decision = lambda state, at: decide(state, None, action, decision_rng(rng_seed, at))
+        decision = _close_offer(rng_seed)
     else:
         action = {"type": "time_out", "seat": turn}
         decision = _turn_timeout(rng_seed, turn)
@@ -64,6 +69,13 @@ def run_deadline(service, game_id: str, version: int) -> str:
         service.schedule_deadline(game_id, current, state)
         return STALE
     return due.kind
+
+
+def _close_offer(rng_seed: str):
+    """The decision of an offer's deadline: every silent seat passes (R6.9)."""
+    def decision(state, version: int) -> list:
+        return decide(state, None, {"type": "close_offer"}, decision_rng(rng_seed, version))
+    return decision
 
 
 def _turn_timeout(rng_seed: str, seat: int):

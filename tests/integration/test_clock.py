@@ -224,3 +224,9 @@ def test_replay_at_a_time_is_the_last_version_recorded_by_then(client, service):
     assert early.status_code == 422
     both = client.get(f"/v1/games/{gid}/replay?at=2000-01-01T00:00:00Z&version=1")
     assert both.status_code == 422
+
+
+def test_the_deadline_of_a_game_gone_from_the_store_is_forgotten(service, jobs_wiring):
+    service.schedule.set("no-such-game", 3, 1)
+    assert deadlines.run_deadline("no-such-game", 3) == "gone"
+    assert service.schedule.due("no-such-game") is None
