@@ -3,8 +3,8 @@ timeout is recorded.
 
 `python -m bench.deadline_precision [--timeouts 50] [--games 5] [--workers 1]` starts gunicorn
 and `rummy worker` processes on REDIS_URL (an embedded server when unset), creates games of
-four silent humans with `turn_s: 1` (and `offer_s: 1`; takeover only after 1000 timeouts, so
-every turn times out) and follows their admin event feeds until `--timeouts` TurnTimedOut
+four silent humans with `turn_s: 1` (and `offer_s: 1`; takeover only after 100 consecutive
+timeouts of a seat, so every turn times out) and follows their admin event feeds until `--timeouts` TurnTimedOut
 events were recorded. The lateness of each is its `recorded_at` minus its deadline: the
 `recorded_at` of the event that started the turn (service.clock.TURN_STARTS) plus 1 s.
 """
@@ -19,7 +19,7 @@ from service.clock import TURN_STARTS, parse_rfc3339
 from workers.cli_play_bots import http_json
 
 HUMANS = [{"kind": "human"}] * 4
-CLOCK = {"turn_s": 1, "offer_s": 1, "timeouts_before_takeover": 1000}
+CLOCK = {"turn_s": 1, "offer_s": 1, "timeouts_before_takeover": 100}
 
 
 def lateness_ms(events: list[dict]) -> list[int]:
