@@ -3,9 +3,9 @@ import os
 
 from flask import Flask
 
-from api import caching, docs_site, errors, metrics
+from api import caching, docs_site, errors, metrics, server_time
 from api.auth import SECURITY_SCHEMES
-from api.resources import actions, events, games, system
+from api.resources import actions, control, events, games, system
 from service.bootstrap import build_service
 from service.config import Settings
 
@@ -24,7 +24,10 @@ DEFAULTS = {
     "API_SPEC_OPTIONS": {
         "info": {"description": "Contract Rummy as an event-sourced service. Errors are "
                                 "application/problem+json (RFC 9457); rule violations carry "
-                                "the RULES.md rule id."},
+                                "the RULES.md rule id (T1-T5: the table rules of the clock "
+                                "and seat control, docs/clock.md). Every response carries a "
+                                "`Server-Time` header: the server's time, RFC 3339 UTC with "
+                                "ms, the clock of `awaiting.deadline` and `recorded_at`."},
         "components": {"securitySchemes": SECURITY_SCHEMES},
     },
 }
@@ -56,10 +59,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.extensions["rummy"] = build_service(settings=settings)
     api = errors.ProblemApi(app)
-    for resource in (games, actions, events, system):
+    for resource in (games, actions, control, events, system):
         api.register_blueprint(resource.blp)
     app.register_blueprint(docs_site.blp)
     errors.register_error_handlers(app)
     metrics.init_app(app)
     caching.init_app(app)
+    server_time.init_app(app)
     return app

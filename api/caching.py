@@ -7,6 +7,7 @@ from flask import Flask, request
 PRIVATE_ENDPOINTS = frozenset({
     "games.get_view", "games.replay", "games.export_game", "games.create_game",
     "games.import_game", "events.events", "events.stream", "actions.act",
+    "control.reclaim", "control.resign", "control.abort",
 })
 CACHE_CONTROL = "private, no-store"
 PRIVATE_HEADERS = {

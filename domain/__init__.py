@@ -25,7 +25,9 @@ from domain.events import (
     BuyPassed, BuyRequested, CardBought, CardDiscarded, CardDrawn, CardLaidOff, ContractOpened,
     GameCreated, GameEnded, JokerSwapped, OfferClosed, OfferOpened, PositionLoaded,
     RoundDealt, RoundEnded, RoundScored, StockChosen, StockRebuilt,
+    ClockSet, GameAborted, SeatReclaimed, SeatTakenOver, TurnTimedOut,
 )
+from domain.control import bot_level
 from domain.fold import evolve, fold
 from domain.legal import legal_actions
 from domain.melds import Meld, lay_off, make_meld, swap_joker
@@ -44,7 +46,8 @@ __all__ = [
     "register_upcaster", "BuyPassed", "BuyRequested", "CardBought", "CardDiscarded",
     "CardDrawn", "CardLaidOff", "ContractOpened", "GameCreated", "GameEnded", "JokerSwapped",
     "OfferClosed", "OfferOpened", "PositionLoaded", "RoundDealt", "RoundEnded", "RoundScored",
-    "StockChosen", "StockRebuilt", "evolve", "fold", "legal_actions", "Meld", "lay_off",
+    "StockChosen", "StockRebuilt", "ClockSet", "GameAborted", "SeatReclaimed",
+    "SeatTakenOver", "TurnTimedOut", "bot_level", "evolve", "fold", "legal_actions", "Meld", "lay_off",
     "make_meld", "swap_joker", "export_position", "normalize_position", "RuleProfile",
     "UnsupportedProfile", "find_opening", "GameState", "Offer", "RoundState", "full_view",
     "public_view", "redact", "seat_view",

@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.offers import waiting_for
-from domain.state import BUYING, FINISHED, PLAYING, SCORING, GameState
+from domain.state import ABORTED, BUYING, FINISHED, PLAYING, SCORING, GameState
 
 
 @dataclass(frozen=True)
 class Awaiting:
-    """`status` "playing"|"scoring"|"finished"; `turn` the active seat (None unless playing);
+    """`status` "playing"|"scoring"|"finished"|"aborted"; `turn` the active seat (None unless playing);
     `phase` "draw"|"play"|"buying" (None unless playing); `seats` that must act now (the
     active seat, or the seats owing an answer to the open offer, R6.9; empty otherwise)."""
 
@@ -26,7 +26,7 @@ class Awaiting:
 
 def awaiting(state: GameState) -> Awaiting:
     """Return what the game waits for in `state`."""
-    if state.status in (SCORING, FINISHED):
+    if state.status in (SCORING, FINISHED, ABORTED):
         return Awaiting(state.status, None, None, ())
     rnd = state.round
     if rnd is None:  # GameCreated folded alone: no round dealt yet

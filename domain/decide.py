@@ -1,7 +1,8 @@
 """decide: validate a command against the folded state and return the events it produces.
 
-Player actions are FORMAT.md's `do` objects; system actions (seat None) are
-`{"type": "score_round"}` and `{"type": "close_offer"}`. Nothing here mutates its input; all
+Player actions are FORMAT.md's `do` objects plus seat control (`resign`, `reclaim`,
+domain.control); system actions (seat None) are `{"type": "score_round"}`,
+`{"type": "close_offer"}`, `{"type": "time_out", "seat": s}` and `{"type": "abort"}`. Nothing here mutates its input; all
 randomness comes from the injected `rng` and is recorded in the events.
 """
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from domain.control import abort, reclaim, require_not_aborted, resign, time_out
 from domain.decide_buying import answer, close_offer
 from domain.decide_melding import lay_off, open_contract, swap_joker
 from domain.decide_scoring import deal_round, score_round
@@ -27,10 +29,14 @@ PLAYER_ACTIONS: dict[str, Callable[..., list[Event]]] = {
     "lay_off": lay_off,
     "swap_joker": swap_joker,
     "discard": discard,
+    "resign": resign,
+    "reclaim": reclaim,
 }
 SYSTEM_ACTIONS: dict[str, Callable[..., list[Event]]] = {
     "score_round": score_round,
     "close_offer": close_offer,
+    "time_out": time_out,
+    "abort": abort,
 }
 
 
@@ -46,6 +52,7 @@ def decide(state: GameState, seat: int | None, action: dict, rng: random.Random)
     if handler is None:
         who = "the system" if seat is None else "a player"
         raise MalformedAction("R5", f"{kind!r} is not an action {who} can take")
+    require_not_aborted(state)
     return handler(state, seat, action, rng)
 
 

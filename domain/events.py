@@ -195,6 +195,52 @@ class GameEnded(Event):
     totals: tuple[int, ...]
 
 
+@_event
+class ClockSet(Event):
+    """The game's clock, set at creation (right after GameCreated or PositionLoaded): seconds
+    a seat has for its turn (`turn_s`, draw and play together; None: no turn clock) and for a
+    buy offer (`offer_s`), how many consecutive turn timeouts hand a seat to a bot
+    (`timeouts_before_takeover`) and that bot's level (`takeover_level`). The domain never
+    reads time: the service computes deadlines from these and the events' recorded times."""
+
+    turn_s: int | None
+    offer_s: int
+    timeouts_before_takeover: int
+    takeover_level: str
+
+
+@_event
+class TurnTimedOut(Event):
+    """`seat` let its turn's deadline pass: the takeover level's bot plays the rest of this
+    turn (its moves follow as ordinary events) and the seat's consecutive timeouts grow."""
+
+    seat: int
+
+
+@_event
+class SeatTakenOver(Event):
+    """A bot of `level` plays `seat` from now on: `reason` "timeouts" (too many consecutive
+    turn timeouts; the human may reclaim the seat) or "resigned" (final)."""
+
+    seat: int
+    level: str
+    reason: str
+
+
+@_event
+class SeatReclaimed(Event):
+    """The human of `seat` took the seat back from the bot; it is awaited again."""
+
+    seat: int
+
+
+@_event
+class GameAborted(Event):
+    """The game was stopped before its end (`reason`, e.g. "admin"): nothing follows."""
+
+    reason: str = "admin"
+
+
 def event_to_dict(event: Event) -> dict:
     """Return ``{"type", "schema", "data"}`` for `event` (JSON-ready)."""
     data = {f.name: _to_json(getattr(event, f.name)) for f in dataclasses.fields(event)}

@@ -16,7 +16,8 @@ from domain.offers import with_answer
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
-    BUYING, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, GameState, Offer, RoundState,
+    ABORTED, BUYING, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Clock, GameState, Offer,
+    RoundState, Takeover,
 )
 
 
@@ -86,7 +87,8 @@ Fields = dict
 
 def _game_created(_: None, __: None, e: ev.GameCreated) -> tuple[Fields, None]:
     game = GameState(profile=RuleProfile.from_json(e.profile), seats=e.seats, status=PLAYING,
-                     totals=(0,) * e.seats, seed=e.seed)
+                     totals=(0,) * e.seats, seed=e.seed, taken_over=(None,) * e.seats,
+                     timeouts=(0,) * e.seats)
     return dict(game.__dict__), None
 
 
@@ -97,6 +99,7 @@ def _position_loaded(_: None, __: None, e: ev.PositionLoaded) -> tuple[Fields, F
 
 def _round_dealt(game: Fields, _: Fields | None, e: ev.RoundDealt) -> tuple[Fields, Fields]:
     seats = game["seats"]
+    game["timed_out"] = None
     hands, discard, stock = deal_from_deck(e.deck, e.dealer, seats,
                                            game["profile"].deal_sizes[e.round - 1])
     rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer + 1) % seats, phase=DRAW,
@@ -200,7 +203,7 @@ def _stock_rebuilt(game: Fields, rnd: Fields, e: ev.StockRebuilt) -> tuple[Field
 
 def _round_ended(game: Fields, rnd: Fields, e: ev.RoundEnded) -> tuple[Fields, Fields]:
     rnd.update(phase=OVER, offer=None, winner=e.winner, end_reason=e.reason)
-    game["status"] = SCORING
+    game["status"], game["timed_out"] = SCORING, None
     return game, rnd
 
 
@@ -215,23 +218,78 @@ def _game_ended(game: Fields, rnd: Fields, e: ev.GameEnded) -> tuple[Fields, Fie
     return game, rnd
 
 
+# -- seat control and the clock -------------------------------------------------------------
+
+def _clock_set(game: Fields, rnd: Fields | None, e: ev.ClockSet) -> tuple[Fields, Fields | None]:
+    game["clock"] = Clock(e.turn_s, e.offer_s, e.timeouts_before_takeover, e.takeover_level)
+    return game, rnd
+
+
+def _turn_timed_out(game: Fields, rnd: Fields, e: ev.TurnTimedOut) -> tuple[Fields, Fields]:
+    game["timeouts"] = _replaced(game["timeouts"], e.seat, game["timeouts"][e.seat] + 1)
+    game["timed_out"] = e.seat
+    return game, rnd
+
+
+def _seat_taken_over(game: Fields, rnd: Fields | None,
+                     e: ev.SeatTakenOver) -> tuple[Fields, Fields | None]:
+    game["taken_over"] = _replaced(game["taken_over"], e.seat, Takeover(e.level, e.reason))
+    return game, rnd
+
+
+def _seat_reclaimed(game: Fields, rnd: Fields | None,
+                    e: ev.SeatReclaimed) -> tuple[Fields, Fields | None]:
+    game["taken_over"] = _replaced(game["taken_over"], e.seat, None)
+    game["timeouts"] = _replaced(game["timeouts"], e.seat, 0)
+    if game["timed_out"] == e.seat:
+        game["timed_out"] = None
+    return game, rnd
+
+
+def _game_aborted(game: Fields, rnd: Fields | None,
+                  _: ev.GameAborted) -> tuple[Fields, Fields | None]:
+    game["status"], game["timed_out"] = ABORTED, None
+    return game, rnd
+
+
+def _by_seat(handler: Callable[..., tuple[Fields, Fields]]) -> Callable[..., tuple[Fields, Fields]]:
+    """`handler` of an event a seat chose (`e.seat`): when that seat is played by its human
+    (neither taken over nor finishing a timed-out turn), its consecutive timeouts start again
+    from 0. A discard also ends a timed-out turn. (A pass is not counted: a silent seat's pass
+    at the offer deadline is the same event, and silence must not reset the count.)"""
+    def folded(game: Fields, rnd: Fields, e: ev.Event) -> tuple[Fields, Fields]:
+        seat = e.seat
+        if game["timed_out"] == seat:
+            if isinstance(e, ev.CardDiscarded):
+                game["timed_out"] = None
+        elif game["taken_over"][seat] is None and game["timeouts"][seat]:
+            game["timeouts"] = _replaced(game["timeouts"], seat, 0)
+        return handler(game, rnd, e)
+    return folded
+
+
 _HANDLERS: dict[type, Callable[..., tuple[Fields | None, Fields | None]]] = {
     ev.GameCreated: _game_created,
     ev.PositionLoaded: _position_loaded,
     ev.RoundDealt: _round_dealt,
-    ev.StockChosen: _stock_chosen,
+    ev.StockChosen: _by_seat(_stock_chosen),
     ev.OfferOpened: _offer_opened,
-    ev.BuyRequested: _buy_requested,
+    ev.BuyRequested: _by_seat(_buy_requested),
     ev.BuyPassed: _buy_passed,
     ev.OfferClosed: _offer_closed,
     ev.CardBought: _card_bought,
-    ev.CardDrawn: _card_drawn,
-    ev.ContractOpened: _contract_opened,
-    ev.CardLaidOff: _card_laid_off,
-    ev.JokerSwapped: _joker_swapped,
-    ev.CardDiscarded: _card_discarded,
+    ev.CardDrawn: _by_seat(_card_drawn),
+    ev.ContractOpened: _by_seat(_contract_opened),
+    ev.CardLaidOff: _by_seat(_card_laid_off),
+    ev.JokerSwapped: _by_seat(_joker_swapped),
+    ev.CardDiscarded: _by_seat(_card_discarded),
     ev.StockRebuilt: _stock_rebuilt,
     ev.RoundEnded: _round_ended,
     ev.RoundScored: _round_scored,
     ev.GameEnded: _game_ended,
+    ev.ClockSet: _clock_set,
+    ev.TurnTimedOut: _turn_timed_out,
+    ev.SeatTakenOver: _seat_taken_over,
+    ev.SeatReclaimed: _seat_reclaimed,
+    ev.GameAborted: _game_aborted,
 }

@@ -12,7 +12,28 @@ from dataclasses import dataclass
 from domain.profile import RuleProfile
 
 DRAW, PLAY, BUYING, OVER = "draw", "play", "buying", "over"
-PLAYING, SCORING, FINISHED = "playing", "scoring", "finished"
+PLAYING, SCORING, FINISHED, ABORTED = "playing", "scoring", "finished", "aborted"
+TIMEOUTS, RESIGNED = "timeouts", "resigned"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The game's clock settings (event ClockSet): `turn_s` (None: no turn clock), `offer_s`,
+    `timeouts_before_takeover`, `takeover_level`. Durations in whole seconds."""
+
+    turn_s: int | None
+    offer_s: int
+    timeouts_before_takeover: int
+    takeover_level: str
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """Who plays a seat taken over: a bot of `level`, since `reason` ("timeouts": the human
+    may reclaim the seat; "resigned": final)."""
+
+    level: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -61,9 +82,13 @@ class RoundState:
 class GameState:
     """A whole game: profile, seats, running totals, and the current (or last) round.
 
-    `status` is "playing", "scoring" (a round ended and awaits `score_round`) or "finished".
-    `round_scores` has one tuple per scored round; `winners` is set when the game ended.
-    `seed` is the game's seed when it was seeded (hidden from seats until the end).
+    `status` is "playing", "scoring" (a round ended and awaits `score_round`), "finished" or
+    "aborted". `round_scores` has one tuple per scored round; `winners` is set when the game
+    ended. `seed` is the game's seed when it was seeded (hidden from seats until the end).
+    Seat control: `clock` (None for a game created without one); `taken_over[seat]` a
+    Takeover or None; `timeouts[seat]` the seat's consecutive turn timeouts (reset when its
+    human acts or reclaims it); `timed_out` the seat whose timed-out turn a bot is finishing
+    (until its discard or the round's end), or None.
     """
 
     profile: RuleProfile
@@ -74,3 +99,7 @@ class GameState:
     round_scores: tuple[tuple[int, ...], ...] = ()
     winners: tuple[int, ...] | None = None
     seed: int | str | None = None
+    clock: Clock | None = None
+    taken_over: tuple[Takeover | None, ...] = (None, None, None, None)
+    timeouts: tuple[int, ...] = (0, 0, 0, 0)
+    timed_out: int | None = None

@@ -72,6 +72,10 @@ _PUBLIC: dict[str, Entry] = {
     "winners": lambda state, rnd, _: None if state.winners is None else list(state.winners),
     "round_end": lambda state, rnd, _: (None if rnd.end_reason is None
                                         else {"winner": rnd.winner, "reason": rnd.end_reason}),
+    "clock": lambda state, rnd, _: None if state.clock is None else dict(state.clock.__dict__),
+    "taken_over": lambda state, rnd, _: [None if t is None else dict(t.__dict__)
+                                         for t in state.taken_over],
+    "timeouts": lambda state, rnd, _: list(state.timeouts),
 }
 
 _SEAT: dict[str, Entry] = {
@@ -86,7 +90,9 @@ def public_view(state: GameState) -> dict:
     """The table as everyone may see it: no hand contents, no stock order.
 
     Keys as docs/architecture.md §1 Views, plus `round_end` ({"winner", "reason"} once the
-    round ended, else None) and `discard_taken` (per seat, the cards it took from the discard
+    round ended, else None), the seat control of the clock (`clock`: its settings or None;
+    `taken_over`: per seat None or {"level", "reason"}; `timeouts`: per seat its consecutive
+    turn timeouts) and `discard_taken` (per seat, the cards it took from the discard
     pile this round, drawn or bought, oldest first: public history, never a penalty card).
     """
     rnd = _round_or_none_dealt(state)

@@ -9,6 +9,7 @@ from typing import Mapping
 import redis
 
 from service.archive import DirectoryArchive
+from service.clock import DeadlineSchedule
 from service.config import PROCESS_SECRET, Settings
 from service.followups import install
 from service.games import GameService
@@ -56,7 +57,9 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
                           admin_key=settings.admin_key, max_wait_s=settings.max_wait_s,
                           ping=lambda: _ping(client), secret=settings.secret, archive=archive,
                           stats=lambda: redis_stats(client),
-                          leases=StreamLeases(client, settings.stream_lease_s))
+                          leases=StreamLeases(client, settings.stream_lease_s),
+                          schedule=DeadlineSchedule(client),
+                          offer_deadline_s=settings.offer_deadline_s)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
     return Wiring(settings, client, service)

@@ -8,8 +8,9 @@ enqueue of the same follow-up (the API and a job racing, the sweeper) is a no-op
 
 - `bot-<game>-<version>`      -> `workers.jobs.play_bots`   (a bot seat must act)
 - `score-<game>-<version>`    -> `workers.jobs.score_round` (a round awaits scoring)
-- `deadline-<game>-<version>` -> `workers.jobs.close_offer` (an offer waits on a human, R6.9),
-  scheduled `offer_deadline_s` later; it needs a worker running its scheduler.
+- `deadline-<game>-<version>` -> `workers.deadlines.run_deadline` on DEADLINE_QUEUE, enqueued
+  by the workers' deadline poller (workers.deadlines) when the game's entry in the deadline
+  sorted set (service.clock) falls due: a human's turn or buy offer (docs/clock.md).
 
 Each kind of job has its queue (QUEUE_NAMES, in the order a worker listens to them): deadlines
 first, then bots and scoring, then the next time slices of bot jobs that used up theirs
@@ -24,11 +25,9 @@ Jobs are named by dotted path so this module imports no job code.
 from __future__ import annotations
 
 import logging
-import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
 from typing import Callable, Collection, Iterator
 
 import redis
@@ -54,7 +53,7 @@ JOB_TIMEOUT_S = 60
 RESULT_TTL_S = 0
 FAILURE_TTL_S = 7 * 24 * 3600
 
-BotSeats = Callable[[str], Collection[int]]
+BotSeats = Callable[[str, object], Collection[int]]
 # (game id, what becomes of its bot job) while a play_bots job runs: "none" or "slices".
 _bot_job: ContextVar[tuple[str, str] | None] = ContextVar("rummy_bot_job", default=None)
 
@@ -70,13 +69,15 @@ def score_job_id(game_id: str, version: int) -> str:
 
 
 def deadline_job_id(game_id: str, version: int) -> str:
-    """Id of the close_offer job for `game_id` at `version`."""
+    """Id of the run_deadline job for `game_id` at `version`."""
     return f"deadline-{game_id}-{version}"
 
 
 @dataclass(frozen=True)
 class Needs:
-    """What a game at one version waits on from the workers (all False: a human, or nothing)."""
+    """What a game at one version waits on from the workers (all False: nothing). `deadline`:
+    a human seat is awaited with a deadline (its turn with a turn clock, or a buy offer), which
+    the workers act on when it passes (docs/clock.md)."""
 
     bots: bool = False
     scoring: bool = False
@@ -84,15 +85,19 @@ class Needs:
 
 
 def needs(state, bot_seats: Collection[int]) -> Needs:
-    """What `state` waits on: a bot among the seats that must act, the round's scoring, or an
-    open buy offer that some human seat still owes an answer (DESIGN §5, R6.9)."""
+    """What `state` waits on: a bot among the seats that must act (`bot_seats`: with the seats
+    handed to a bot, service.records.GameRecord.bot_seats(state)), the round's scoring, or a
+    human seat's deadline: a buy offer it owes an answer (R6.9) or its turn under a turn clock
+    (DESIGN §5)."""
     wait = awaiting(state)
     if wait.status == "scoring":
         return Needs(scoring=True)
     if wait.status != "playing":
         return Needs()
-    humans_owe = wait.phase == "buying" and any(seat not in bot_seats for seat in wait.seats)
-    return Needs(bots=any(seat in bot_seats for seat in wait.seats), deadline=humans_owe)
+    humans = [seat for seat in wait.seats if seat not in bot_seats]
+    clocked = wait.phase == "buying" or (state.clock is not None and state.clock.turn_s is not None)
+    return Needs(bots=any(seat in bot_seats for seat in wait.seats),
+                 deadline=bool(humans) and clocked)
 
 
 def make_queue(connection: redis.Redis, name: str = BOTS_QUEUE) -> Queue:
@@ -102,7 +107,7 @@ def make_queue(connection: redis.Redis, name: str = BOTS_QUEUE) -> Queue:
 
 @dataclass(frozen=True)
 class Queues:
-    """The game job queues on one connection: `deadlines` (close_offer), `bots` (play_bots,
+    """The game job queues on one connection: `deadlines` (run_deadline), `bots` (play_bots,
     score_round), `slices` (play_bots continuing a game whose last job used up its time
     slice) and `maintenance` (sweep and the other housekeeping jobs)."""
 
@@ -121,6 +126,11 @@ def make_queues(connection: redis.Redis) -> Queues:
     return Queues(*(make_queue(connection, name) for name in QUEUE_NAMES))
 
 
+def make_deadline_queue(connection: redis.Redis) -> Queue:
+    """The RQ queue of the deadline jobs on `connection` (a worker listens to it first)."""
+    return make_queue(connection, DEADLINE_QUEUE)
+
+
 def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
     """Enqueue `func(*args)` on `queue` as `job_id` unless a job with that id exists; True if
     enqueued. (RQ's unique enqueue checks and pushes in one Lua script: one round trip.)"""
@@ -133,35 +143,17 @@ def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
     return True
 
 
-def schedule_unique(queue: Queue, func: str, job_id: str, delay_s: float, *args) -> bool:
-    """Schedule `func(*args)` as `job_id` in `delay_s` seconds unless that id exists; True if
-    scheduled. (`Queue.enqueue_in` ignores `unique`, so the job is scheduled directly.)"""
-    job = queue.create_job(func, args=args, job_id=job_id, retry=RETRY, timeout=JOB_TIMEOUT_S,
-                           result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
-    # RQ's scheduled registry keeps whole seconds, truncated (calendar.timegm): round up so a
-    # deadline never fires early (R6.9: a silent seat has the whole deadline to answer).
-    due = math.ceil((datetime.now(timezone.utc) + timedelta(seconds=delay_s)).timestamp())
-    at = datetime.fromtimestamp(due, timezone.utc)
-    try:
-        queue.schedule_job(job, at, unique=True)
-    except DuplicateJobError:
-        return False
-    return True
-
-
 def enqueue_needs(queues: Queues, game_id: str, version: int, need: Needs,
-                  deadline_s: float, next_slice: bool = False) -> None:
+                  next_slice: bool = False) -> None:
     """Enqueue the jobs `need` calls for at `version` (duplicates are refused silently); a bot
-    job on the slices queue when `next_slice` (it continues a job that used up its slice)."""
+    job on the slices queue when `next_slice` (it continues a job that used up its slice). A
+    deadline is the poller's (workers.deadlines), not a job enqueued here."""
     if need.bots:
         enqueue_unique(queues.slices if next_slice else queues.bots, "workers.jobs.play_bots",
                        bot_job_id(game_id, version), game_id, version)
     if need.scoring:
         enqueue_unique(queues.bots, "workers.jobs.score_round", score_job_id(game_id, version),
                        game_id, version)
-    if need.deadline:
-        schedule_unique(queues.deadlines, "workers.jobs.close_offer",
-                        deadline_job_id(game_id, version), deadline_s, game_id, version)
 
 
 @contextmanager
@@ -192,9 +184,8 @@ def slice_ended(game_id: str) -> Iterator[None]:
 
 def install(wiring) -> "Followups":
     """Install the RQ hook on `wiring.service` (a `service.bootstrap.Wiring`): its queue uses
-    the wiring's Redis client and its deadline `wiring.settings.offer_deadline_s`."""
-    hook = Followups(make_queues(wiring.client), wiring.service.bot_seats,
-                     wiring.settings.offer_deadline_s)
+    the wiring's Redis client."""
+    hook = Followups(make_queues(wiring.client), wiring.service.bot_seats)
     wiring.service.enqueue_followups = hook
     return hook
 
@@ -202,23 +193,22 @@ def install(wiring) -> "Followups":
 class Followups:
     """The RQ `enqueue_followups(game_id, version, state)` hook for GameService.
 
-    `bot_seats(game_id)` names the game's bot seats; `deadline_s` is how long a buy offer
-    waits for silent humans (RUMMY_OFFER_DEADLINE_S, R6.9). An enqueue that fails is logged, not
-    raised: the append it follows stands, and the sweeper enqueues what is missing (DESIGN §5).
+    `bot_seats(game_id, state)` names the seats a bot plays in `state`. An enqueue that fails
+    is logged, not raised: the append it follows stands, and the sweeper enqueues what is
+    missing (DESIGN §5).
     """
 
-    def __init__(self, queues: Queues, bot_seats: BotSeats, deadline_s: float) -> None:
+    def __init__(self, queues: Queues, bot_seats: BotSeats) -> None:
         self.queues = queues
         self.bot_seats = bot_seats
-        self.deadline_s = deadline_s
 
     def __call__(self, game_id: str, version: int, state) -> None:
         try:
-            need = needs(state, self.bot_seats(game_id))
+            need = needs(state, self.bot_seats(game_id, state))
             game, bot_job = _bot_job.get() or (None, None)
             if game == game_id and bot_job == "none":
                 need = replace(need, bots=False)
-            enqueue_needs(self.queues, game_id, version, need, self.deadline_s,
+            enqueue_needs(self.queues, game_id, version, need,
                           next_slice=game == game_id and bot_job == "slices")
         except Exception:  # the append stands whatever fails here; the sweeper catches up
             log.exception("follow-up enqueue failed for %s at %s; the sweeper will retry",

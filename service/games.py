@@ -11,13 +11,15 @@ import random
 import secrets
 import time
 from collections import Counter
+from typing import Callable
 
-from domain import (RuleProfile, awaiting, decide, event_from_dict, event_to_dict, fold,
-                    full_deck, seat_view, start_from_position, start_game)
+from domain import (RuleProfile, awaiting, bot_level, decide, event_from_dict, event_to_dict,
+                    fold, full_deck, public_view, seat_view, start_from_position, start_game)
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.events import EVENT_TYPES
-from service.errors import Forbidden
+from service.clock import clock_event
+from service.errors import Forbidden, Unauthorized
 from service.followups import Needs, needs
 from service.keys import idempotency_scope
 from service.principal import Principal
@@ -36,6 +38,10 @@ OFFER_EVENTS = ("OfferOpened", "OfferClosed")
 # lost index write heals and the summary's version stays near the stream's. Most appends
 # (a draw, a discard) change none of it: their index write was a script of ~10 commands.
 INDEX_EVERY = 50
+# What a seat's human may still do while a bot plays the seat (domain.control, rule T5).
+CONTROL_ACTIONS = ("reclaim", "resign")
+# decide's stand-in for a decision of several steps: (state, version) -> events.
+Decision = Callable[[object, int], list]
 
 
 def fingerprint(seat: int | None, action: dict) -> str:
@@ -60,16 +66,20 @@ class GameService(GameReads):
     """The application service of games; see GameReads for the wiring and the queries."""
 
     def create_game(self, seats: list[dict], profile: str | dict = "standard", seed: int | None = None,
-                    position: dict | None = None, admin_key: str | None = None) -> dict:
+                    position: dict | None = None, admin_key: str | None = None,
+                    clock: dict | None = None) -> dict:
         """Create a game: `{"id", "version", "admin_token", "seats": [{"seat", "kind", "name",
         "level", "token" (human seats, shown once)}]}`.
 
         `seats`: `{"kind": "human"|"bot", "name"?, "level"? ("random"|"basic"|"strong", bots)}`
         per seat (R1.1). `seed` makes the deals reproducible on a server with the same secret
         (RUMMY_SECRET): the decision seed is `seeded_rng_seed(secret, seed)`. `position`
-        (FORMAT.md) needs the server admin key. Raises UnsupportedProfile, ValueError,
-        RuleViolation (position), Forbidden (position without the admin key)."""
+        (FORMAT.md) needs the server admin key. `clock`: the turn clock (service.clock.
+        clock_event: a partial object takes the defaults), recorded as a ClockSet event right
+        after the game's first event. Raises UnsupportedProfile, ValueError (naming a bad
+        clock field), RuleViolation (position), Forbidden (position without the admin key)."""
         rule_profile = RuleProfile.from_json(profile)
+        timing = clock_event(clock, self.offer_deadline_s)
         specs = seat_specs(seats, rule_profile.players)
         rng_seed = (seeded_rng_seed(self.secret, seed) if seed is not None
                     else secrets.token_hex(16))
@@ -80,6 +90,7 @@ class GameService(GameReads):
             events, origin = start_from_position(position, rng), "position"
         else:
             events, origin = start_game(rule_profile, len(specs), rng, seed=rng_seed), "new"
+        events = [events[0], timing, *events[1:]]  # the clock right after the game's start
         return self._create(specs, [event_to_dict(e) for e in events], rng_seed, origin)
 
     def import_game(self, record: dict, admin_key: str | None) -> dict:
@@ -115,26 +126,66 @@ class GameService(GameReads):
         With `if_match` the game must be at that version, else ConcurrencyError; without it a
         conflicting append is re-decided on the newer state (e.g. two seats answering a buy
         offer at once). Raises GameNotFound, Unauthorized, Forbidden, RuleViolation,
-        ConcurrencyError, IdempotencyKeyReused."""
+        ConcurrencyError, IdempotencyKeyReused; RuleViolation T5 while a bot plays the seat
+        (taken over, or finishing its timed-out turn): only `reclaim` and `resign` are taken
+        then (domain.control)."""
         seat = self._seat_of(principal)
-        version, state = self.play(game_id, seat, action, idempotency_key, if_match)
-        return version, seat_view(state, seat)
+        version, state = self.play(game_id, seat, action, idempotency_key, if_match, human=True)
+        return version, self.with_deadline(game_id, version, state, seat_view(state, seat))
 
     def play(self, game_id: str, seat: int, action: dict, idempotency_key: str | None = None,
-             if_match: int | None = None,
-             known: tuple[int, object] | None = None) -> tuple[int, object]:
+             if_match: int | None = None, known: tuple[int, object] | None = None,
+             human: bool = False) -> tuple[int, object]:
         """`act` for `seat`, returning (version, state) instead of the seat view: for a caller
-        that goes on from the state (a bot job). `known` is the (version, state) the caller
-        already holds (what its last `play` returned), decided on without reading the game
-        again; it needs `if_match` equal to its version (the append checks it: a game that
-        moved on raises ConcurrencyError). Raises what `act` raises."""
+        that goes on from the state (a bot job; `human` for the seat's human, refused while a
+        bot plays the seat). `known` is the (version, state) the caller already holds (what
+        its last `play` returned), decided on without reading the game again; it needs
+        `if_match` equal to its version (the append checks it: a game that moved on raises
+        ConcurrencyError). Raises what `act` raises."""
         record = self.records.get(game_id)
         if not 0 <= seat < len(record.seats):
             raise Forbidden(f"Seat {seat} is not a seat of this game.")
         if known is not None and known[0] != if_match:
             raise ValueError("play: `known` must be at the version `if_match` names")
+        decision = None
+        if human and action.get("type") not in CONTROL_ACTIONS:
+            decision = _as_human(game_id, record, seat, action)
         return self._decide_and_append(game_id, record, seat, action, idempotency_key, if_match,
-                                       known)
+                                       known, decision)
+
+    def control(self, game_id: str, principal: Principal, kind: str,
+                idempotency_key: str | None = None) -> tuple[int, dict]:
+        """The caller's seat control: `kind` "reclaim" (take back a seat taken over after
+        timeouts: SeatReclaimed) or "resign" (a bot plays the seat to the end: SeatTakenOver,
+        reason "resigned", final). (version, seat view). Raises GameNotFound, Unauthorized,
+        Forbidden (no seat token), RuleViolation (T1, T3, T4, R9.4; domain.control),
+        IdempotencyKeyReused."""
+        return self.act(game_id, principal, {"type": kind}, idempotency_key)
+
+    def abort(self, game_id: str, principal: Principal,
+              idempotency_key: str | None = None) -> tuple[int, dict]:
+        """Stop the game (GameAborted, status "aborted": nothing more may be appended, every
+        action is refused with T1): the game's admin token or the server admin key only.
+        (version, public table). Raises GameNotFound, Unauthorized, Forbidden (not the admin),
+        RuleViolation (T1 aborted already, R9.4 finished), IdempotencyKeyReused."""
+        if not principal.admin:
+            if principal.seat is None:
+                raise Unauthorized("Aborting a game needs its admin token or the server admin "
+                                   "key.")
+            raise Forbidden("Only the game's admin token or the server admin key may abort it.")
+        record = self.records.get(game_id)
+        version, state = self._decide_and_append(game_id, record, None, {"type": "abort"},
+                                                 idempotency_key, None)
+        return version, self.with_deadline(game_id, version, state, public_view(state))
+
+    def decide_at(self, game_id: str, action: dict, expected_version: int, key: str,
+                  decision: Decision) -> tuple[int, object]:
+        """Append what `decision(state, version)` decides for the system `action` at exactly
+        `expected_version`, under the system idempotency `key` (a deadline: service.timeouts).
+        (version, state). Raises ConcurrencyError when the game moved on, RuleViolation."""
+        record = self.records.get(game_id)
+        return self._decide_and_append(game_id, record, None, action, key, expected_version,
+                                       decision=decision)
 
     def system_act(self, game_id: str, action: dict, expected_version: int) -> tuple[int, object]:
         """Apply a system action (`score_round`, `close_offer`; seat None) decided at
@@ -145,7 +196,8 @@ class GameService(GameReads):
 
     def _decide_and_append(self, game_id: str, record: GameRecord, seat: int | None, action: dict,
                            key: str | None, if_match: int | None,
-                           known: tuple[int, object] | None = None) -> tuple[int, object]:
+                           known: tuple[int, object] | None = None,
+                           decision: Decision | None = None) -> tuple[int, object]:
         stamp = fingerprint(seat, action)
         key = None if key is None else idempotency_scope(seat, key)
         if key is not None and (seen := self.store.recall(game_id, key, stamp)) is not None:
@@ -161,7 +213,10 @@ class GameService(GameReads):
                 # A buy/pass answers the offer the caller saw: never re-decide it on another
                 # offer (R6.1), the caller must look again.
                 raise ConcurrencyError(first, version)
-            events = decide(state, seat, action, decision_rng(record.rng_seed, version))
+            if decision is None:
+                events = decide(state, seat, action, decision_rng(record.rng_seed, version))
+            else:
+                events = decision(state, version)
             if not events:
                 return version, state
             try:
@@ -173,7 +228,8 @@ class GameService(GameReads):
                 continue
             if result.duplicate:
                 return self.load(game_id, upto=result.version)
-            return result.version, self._appended(record, version, state, events)
+            return result.version, self._appended(record, version, state, events,
+                                                  recorded_at=result.recorded_at)
         raise ConcurrencyError(version, self.store.version(game_id))
 
     def _offer_changed(self, game_id: str, since: int) -> bool:
@@ -189,36 +245,56 @@ class GameService(GameReads):
             admin_hash=token_hash(admin_token), origin=origin,
             seat_hashes={seat: token_hash(token) for seat, token in tokens.items()})
         self.records.put(record)
-        self.store.append(game_id, events, 0)
-        self._appended(record, 0, None, [event_from_dict(e) for e in events], created=True)
+        result = self.store.append(game_id, events, 0)
+        self._appended(record, 0, None, [event_from_dict(e) for e in events], created=True,
+                       recorded_at=result.recorded_at)
         seats = [{**spec, **({"token": tokens[spec["seat"]]} if spec["seat"] in tokens else {})}
                  for spec in specs]
         return {"id": game_id, "version": len(events), "admin_token": admin_token, "seats": seats}
 
     def _appended(self, record: GameRecord, before: int, state: object, events: list,
-                  created: bool = False) -> object:
-        """After an append to `record`'s game: cache, index, log, follow-ups. Failures here are
-        logged, never raised: the append stands (the sweeper re-enqueues missing follow-ups,
-        DESIGN §5)."""
+                  created: bool = False, recorded_at: int | None = None) -> object:
+        """After an append to `record`'s game (its events recorded at `recorded_at` ms):
+        cache, index, log, deadline, follow-ups. Failures here are logged, never raised: the
+        append stands (the sweeper re-enqueues missing follow-ups and deadlines, DESIGN §5)."""
         game_id, version = record.id, before + len(events)
         previous, state = state, fold(events, state)
         self.loader.remember(game_id, version, state, folded=len(events))
         log.info("appended game=%s version=%s events=%s", game_id, version,
                  ",".join(type(e).__name__ for e in events))
         try:
-            bots = record.bot_seats()
-            need = needs(state, bots)
+            need = needs(state, record.bot_seats(state))
             if (created or before // INDEX_EVERY != version // INDEX_EVERY
-                    or _indexed(state, need) != _indexed(previous, needs(previous, bots))):
+                    or _indexed(state, need)
+                    != _indexed(previous, needs(previous, record.bot_seats(previous)))):
                 self.index_game(game_id, version, state, need,
                                 record.created_ms if created else None)
         except Exception:
             log.exception("index update failed game=%s version=%s", game_id, version)
         try:
+            self.schedule_deadline(game_id, version, state, (events, recorded_at))
+        except Exception:
+            log.exception("deadline update failed game=%s version=%s", game_id, version)
+        try:
             self.enqueue_followups(game_id, version, state)
         except Exception:
             log.exception("follow-up enqueue failed game=%s version=%s", game_id, version)
         return state
+
+    def schedule_deadline(self, game_id: str, version: int, state: object,
+                          appended: tuple[list, int | None] = ([], None)) -> None:
+        """Put the game's deadline at `version` in the workers' sorted set (service.clock),
+        or take it out when nothing is awaited from a human; forget a game that is over.
+        `appended`: see GameReads.deadline."""
+        if self.schedule is None:
+            return
+        if awaiting(state).status in ("finished", "aborted"):
+            self.schedule.forget(game_id)
+            return
+        if appended[1] is None:
+            appended = ([], None)
+        due = self.deadline(game_id, version, state, appended)
+        self.schedule.set(game_id, version, None if due is None else due.due_ms)
 
     def index_game(self, game_id: str, version: int, state: object, need: Needs,
                    created_ms: int | None = None) -> None:
@@ -231,6 +307,17 @@ class GameService(GameReads):
 def _indexed(state: object, need: Needs) -> tuple:
     """What the game index records of `state`: (status, round, waits on the workers)."""
     return awaiting(state).status, _round(state), need != Needs()
+def _as_human(game_id: str, record: GameRecord, seat: int, action: dict) -> Decision:
+    """decide for `seat`'s human: refused (T5) while a bot plays the seat."""
+    def decision(state: object, version: int) -> list:
+        if bot_level(state, seat) is not None:
+            how = ("a bot plays it since it was taken over: POST /v1/games/"
+                   f"{game_id}/seats/{seat}/reclaim to play it again"
+                   if state.taken_over[seat] is not None
+                   else "its turn timed out and a bot is finishing that turn")
+            raise RuleViolation("T5", f"Your seat does not take actions now: {how}.")
+        return decide(state, seat, action, decision_rng(record.rng_seed, version))
+    return decision
 
 
 def _fold_record(raw: list[dict]) -> object:

@@ -25,7 +25,7 @@ import redis
 from service.keys import events_key, index_key, summary_key
 from service.redis_store import backend_errors
 
-STATUSES = ("playing", "scoring", "finished")
+STATUSES = ("playing", "scoring", "finished", "aborted")
 MAX_LIMIT = 100
 WAITING = "waiting"
 # KEYS: summary, rummy:games, rummy:games:<status> for each of STATUSES, rummy:games:waiting.
@@ -57,7 +57,8 @@ for i = 3, #KEYS - 1 do
     redis.call('ZREM', KEYS[i], game)
   end
 end
-if redis.call('HGET', KEYS[1], 'waiting') == '1' and status ~= 'finished' then
+if redis.call('HGET', KEYS[1], 'waiting') == '1' and status ~= 'finished'
+   and status ~= 'aborted' then
   redis.call('ZADD', KEYS[#KEYS], created, game)
 else
   redis.call('ZREM', KEYS[#KEYS], game)

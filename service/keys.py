@@ -49,3 +49,17 @@ def index_key(status: str | None = None) -> str:
 def notify_channel(game_id: str) -> str:
     """The game's sharded pub/sub channel: each append publishes the new version on it."""
     return f"{PREFIX}:{{{game_id}}}:notify"
+
+
+def deadlines_key() -> str:
+    """The sorted set of the games whose human seat has a deadline, scored by its due time
+    in ms since the epoch (one member per game). One global key for every game: its hash tag
+    `{deadlines}` keeps it in one Cluster slot with `deadline_versions_key`, so the scripts
+    that touch both still run on a Redis Cluster; a sharded future splits it by game id."""
+    return f"{PREFIX}:{{deadlines}}:due"
+
+
+def deadline_versions_key() -> str:
+    """The hash game id -> the game version its entry of `deadlines_key` was computed at: an
+    older version never overwrites a newer one's deadline."""
+    return f"{PREFIX}:{{deadlines}}:versions"

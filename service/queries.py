@@ -6,6 +6,8 @@ from typing import Callable
 
 from domain import awaiting, full_view, public_view, redact, seat_view
 from service.archive import Archive
+from service.clock import (Deadline, DeadlineCache, DeadlineSchedule, ServerClock, deadline,
+                           recent_events, rfc3339)
 from service.config import Settings
 from service.errors import Forbidden, Unauthorized
 from service.index import GameIndex
@@ -32,7 +34,10 @@ class GameReads:
     `archive`: where retention put the games it removed (RUMMY_ARCHIVE_DIR; None: none);
     `stats()`: the RedisStats of the service's Redis for /metrics (raises redis.RedisError when
     Redis cannot answer; None: not available);
-    `leases`: the caps' count of open streams (service.stream_leases; None: no caps).
+    `leases`: the caps' count of open streams (service.stream_leases; None: no caps);
+    `schedule`: the due deadlines the workers poll (service.clock; None: deadlines are shown
+    but nobody is told, for tests without workers); `offer_deadline_s`: the offer deadline of a
+    game created without a clock (RUMMY_OFFER_DEADLINE_S).
     """
 
     def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
@@ -41,7 +46,8 @@ class GameReads:
                  max_wait_s: float = 30.0, ping: Callable[[], bool] = lambda: True,
                  secret: str | None = None, archive: Archive | None = None,
                  stats: Callable[[], RedisStats] | None = None,
-                 leases: StreamLeases | None = None) -> None:
+                 leases: StreamLeases | None = None,
+                 schedule: DeadlineSchedule | None = None, offer_deadline_s: float = 15.0) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
         self.archive = archive
         self.stats = stats
@@ -51,6 +57,10 @@ class GameReads:
         self.max_wait_s = max_wait_s
         self.ping = ping
         self.secret = secret or Settings().secret
+        self.schedule = schedule
+        self.offer_deadline_s = offer_deadline_s
+        self._deadlines = DeadlineCache()
+        self.clock = ServerClock(schedule)
 
     def authenticate(self, game_id: str, bearer: str | None) -> Principal:
         """The caller of `game_id` with `bearer` token. Raises GameNotFound, Unauthorized."""
@@ -80,9 +90,32 @@ class GameReads:
         """The game's seating record. Raises GameNotFound."""
         return self.records.get(game_id)
 
-    def bot_seats(self, game_id: str) -> tuple[int, ...]:
-        """The seats a bot plays. Raises GameNotFound."""
-        return self.records.get(game_id).bot_seats()
+    def bot_seats(self, game_id: str, state=None) -> tuple[int, ...]:
+        """The seats a bot plays (with `state`: also those the clock or a resignation handed
+        to a bot, GameRecord.bot_seats). Raises GameNotFound."""
+        return self.records.get(game_id).bot_seats(state)
+
+    def deadline(self, game_id: str, version: int, state,
+                 appended: tuple[list, int | None] = ([], None)) -> Deadline | None:
+        """The deadline of what the game at `version` (folded: `state`) awaits from its
+        humans (service.clock.deadline), or None. `appended`: the domain events that led to
+        `version` and their recorded_at, so a deadline starting there needs no read."""
+        record = self.records.get(game_id)
+
+        def compute() -> Deadline | None:
+            events, at = appended
+            fresh = [(type(event).__name__, at) for event in reversed(events)]
+            return deadline(state, record.human_seats(state), _lazy(fresh, self.store, game_id,
+                                                                    version - len(events)),
+                            self.offer_deadline_s)
+        return self._deadlines.get(game_id, version, compute)
+
+    def with_deadline(self, game_id: str, version: int, state, view: dict) -> dict:
+        """`view` with `awaiting.deadline`: RFC 3339 UTC (ms) of the deadline of what the game
+        awaits from a human seat, or None (docs/clock.md)."""
+        due = self.deadline(game_id, version, state)
+        return {**view, "awaiting": {**view["awaiting"],
+                                     "deadline": rfc3339(None if due is None else due.due_ms)}}
 
     def list_games(self, status: str | None = None, limit: int = 20, cursor: str | None = None) -> dict:
         """One page of games, newest first: `{"items": [...], "next_cursor": str | None}`
@@ -92,14 +125,14 @@ class GameReads:
     def public_view(self, game_id: str) -> tuple[int, dict]:
         """(version, the public table: no hand, no stock order). Raises GameNotFound."""
         version, state = self.load(game_id)
-        return version, public_view(state)
+        return version, self.with_deadline(game_id, version, state, public_view(state))
 
     def seat_view(self, game_id: str, principal: Principal) -> tuple[int, dict]:
         """(version, the caller's seat view with its legal actions). Raises GameNotFound,
         Unauthorized (no token), Forbidden (a token without a seat: the admin's)."""
         seat = self._seat_of(principal)
         version, state = self.load(game_id)
-        return version, seat_view(state, seat)
+        return version, self.with_deadline(game_id, version, state, seat_view(state, seat))
 
     def events(self, game_id: str, principal: Principal, after: int = 0, wait_s: float = 0) -> list[dict]:
         """The events after version `after`, as the caller may see them (DESIGN §2.4): redacted
@@ -113,7 +146,7 @@ class GameReads:
         for event in stored:
             raw = {"type": event.type, "schema": event.schema, "data": event.data}
             shown.append({**(raw if principal.admin else redact(raw, principal.seat)),
-                          "version": event.version})
+                          "version": event.version, "recorded_at": rfc3339(event.recorded_at)})
         return shown
 
     @property
@@ -125,13 +158,21 @@ class GameReads:
         """Shutdown: end every wait of `events` now and from now on (EventStore.drain)."""
         self.store.drain()
 
-    def replay(self, game_id: str, principal: Principal, version: int) -> dict:
-        """The table after event `version` (DESIGN §2.5), with `"version"`: the full table for
-        a finished game or the admin, the caller's seat view at that version for a seat, the
-        public view for no token. Raises GameNotFound, ValueError (no such version)."""
+    def replay(self, game_id: str, principal: Principal, version: int | None = None,
+               at_ms: int | None = None) -> dict:
+        """The table after event `version`, or after the last event recorded at or before
+        `at_ms` (ms since the epoch) (DESIGN §2.5), with `"version"` and that event's
+        `"recorded_at"`: the full table for a finished game or the admin, the caller's seat
+        view at that version for a seat, the public view for no token. Raises GameNotFound,
+        ValueError (no such version, no event that early, or neither or both given)."""
         current, now = self.load(game_id)
+        if (version is None) == (at_ms is None):
+            raise ValueError("give either version or at")
+        if at_ms is not None:
+            version = self._version_at(game_id, at_ms)
         if not 1 <= version <= current:
             raise ValueError(f"version must be between 1 and {current}")
+        recorded = self.store.read(game_id, after=version - 1, upto=version)[0].recorded_at
         _, state = self.load(game_id, upto=version)
         if principal.admin or awaiting(now).status == "finished":
             view = full_view(state)
@@ -139,7 +180,20 @@ class GameReads:
             view = seat_view(state, principal.seat)
         else:
             view = public_view(state)
-        return {**view, "version": version}
+        view = self.with_deadline(game_id, version, state, view)
+        return {**view, "version": version, "recorded_at": rfc3339(recorded)}
+
+    def _version_at(self, game_id: str, at_ms: int) -> int:
+        """The last version recorded at or before `at_ms`. Raises ValueError when the game's
+        first event is later."""
+        found = 0
+        for event in self.store.read(game_id):
+            if event.recorded_at is None or event.recorded_at > at_ms:
+                break
+            found = event.version
+        if not found:
+            raise ValueError(f"the game has no event recorded at or before {rfc3339(at_ms)}")
+        return found
 
     def export(self, game_id: str, principal: Principal) -> dict:
         """The full record of a finished game (the admin: any game): `{"format",
@@ -154,7 +208,8 @@ class GameReads:
                 raise Unauthorized("Exporting a game needs a token of that game.")
             if awaiting(self.load(game_id)[1]).status != "finished":
                 raise Forbidden("Only a finished game can be exported (or by its admin).")
-        events = [event.to_dict() for event in self.store.read(game_id)]
+        events = [{**event.to_dict(), "recorded_at": rfc3339(event.recorded_at)}
+                  for event in self.store.read(game_id)]
         return {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
                 "created_ms": record.created_ms, "seats": record.public_seats(),
                 "version": events[-1]["version"] if events else 0, "events": events}
@@ -166,3 +221,10 @@ class GameReads:
         if principal.admin:
             raise Forbidden("The admin token has no seat; use a seat token.")
         raise Unauthorized("This needs a seat token.")
+
+
+def _lazy(fresh: list, store: EventStore, game_id: str, upto: int):
+    """`fresh` (newest first), then the stored events up to `upto`, newest first, read only
+    when `fresh` does not hold the start of the wait."""
+    yield from fresh
+    yield from recent_events(store, game_id, upto)

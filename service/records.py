@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import redis
 
+from domain import bot_level
 from service.errors import GameNotFound
 from service.keys import meta_key
 from service.redis_store import backend_errors
@@ -33,9 +34,25 @@ class GameRecord:
     seat_hashes: dict[int, str] = field(default_factory=dict)
     origin: str = "new"
 
-    def bot_seats(self) -> tuple[int, ...]:
-        """The seats a bot plays."""
-        return tuple(seat["seat"] for seat in self.seats if seat["kind"] == "bot")
+    def bot_seats(self, state=None) -> tuple[int, ...]:
+        """The seats a bot plays: the bot seats, and with the folded `state` also the seats
+        the clock or a resignation handed to a bot (`domain.bot_level`)."""
+        return tuple(self.bot_levels(state))
+
+    def bot_levels(self, state=None) -> dict[int, str]:
+        """seat -> level of the bot playing it now (see `bot_seats`)."""
+        levels = {seat["seat"]: seat["level"] for seat in self.seats if seat["kind"] == "bot"}
+        if state is not None:
+            for seat in range(len(self.seats)):
+                level = None if seat in levels else bot_level(state, seat)
+                if level is not None:
+                    levels[seat] = level
+        return dict(sorted(levels.items()))
+
+    def human_seats(self, state) -> tuple[int, ...]:
+        """The seats played by their humans in `state` (neither bots nor handed to a bot)."""
+        bots = self.bot_levels(state)
+        return tuple(seat for seat in range(len(self.seats)) if seat not in bots)
 
     def public_seats(self) -> list[dict]:
         """The seats as anyone may see them (no token)."""

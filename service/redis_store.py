@@ -1,9 +1,11 @@
 """The event store on Redis Streams (DESIGN §4, docs/architecture.md §2).
 
-One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<version>`. Appends
-run `append.lua`, which checks the idempotency key and the expected version before its first
-XADD, then publishes the new version on `rummy:{<game>}:notify` (service/notify.py). Streams
-are never trimmed. Backend errors surface as the store's own exceptions.
+One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<version>`; each
+entry holds `type`, `schema`, `data` and `at` (recorded_at: the Redis server's TIME in ms, the
+same for every event of one append). Appends run `append.lua`, which checks the idempotency
+key and the expected version before its first XADD, then publishes the new version on
+`rummy:{<game>}:notify` (service/notify.py). Streams are never trimmed. Backend errors surface
+as the store's own exceptions.
 """
 from __future__ import annotations
 
@@ -38,8 +40,9 @@ def backend_errors() -> Iterator[None]:
 
 def _to_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
     version = int(entry_id.split(b"-", 1)[1])
+    at = fields.get(b"at")
     return StoredEvent(version, fields[b"type"].decode(), int(fields[b"schema"]),
-                       json.loads(fields[b"data"]))
+                       json.loads(fields[b"data"]), None if at is None else int(at))
 
 
 class RedisEventStore:
@@ -83,12 +86,14 @@ class RedisEventStore:
             args += [event["type"], event["schema"],
                      json.dumps(event["data"], separators=(",", ":"), sort_keys=True)]
         with backend_errors():
-            status, version = self._append(keys=keys, args=args)
+            status, version, *stamp = self._append(keys=keys, args=args)
         if status == b"conflict":
             raise ConcurrencyError(expected_version, int(version))
         if status == b"reused":
             raise IdempotencyKeyReused(idempotency_key or "")
-        return AppendResult(int(version), duplicate=status == b"dup")
+        if status == b"dup" or not events:
+            return AppendResult(int(version), duplicate=status == b"dup")
+        return AppendResult(int(version), recorded_at=int(stamp[0]))
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         """See service.store.EventStore.read (`XRANGE key (0-after 0-upto`)."""

@@ -14,12 +14,15 @@ from typing import Protocol
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """One event as stored: `version` (1 = first event of the game) and its serialized form."""
+    """One event as stored: `version` (1 = first event of the game), its serialized form, and
+    `recorded_at`, the server time of its append in ms since the epoch (the envelope, never the
+    domain event: fold ignores it; None for an event stored before times were recorded)."""
 
     version: int
     type: str
     schema: int
     data: dict
+    recorded_at: int | None = None
 
     def to_dict(self) -> dict:
         """The serialized event plus `"version"`: `{"version", "type", "schema", "data"}`."""
@@ -29,10 +32,13 @@ class StoredEvent:
 @dataclass(frozen=True)
 class AppendResult:
     """Outcome of an append: the stream's version after it; `duplicate` when the idempotency
-    key had been seen (nothing appended, `version` is what the first call produced)."""
+    key had been seen (nothing appended, `version` is what the first call produced);
+    `recorded_at` the server time (ms since the epoch) the events were recorded at (None for a
+    duplicate or an empty batch: nothing was recorded)."""
 
     version: int
     duplicate: bool = False
+    recorded_at: int | None = None
 
 
 class StoreError(Exception):
@@ -65,7 +71,8 @@ class EventStore(Protocol):
 
     def append(self, game_id: str, events: list[dict], expected_version: int,
                idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
-        """Append `events` if the stream is at `expected_version`; all or nothing.
+        """Append `events` if the stream is at `expected_version`; all or nothing. Every
+        event of the batch is stamped with the store's time (`StoredEvent.recorded_at`).
 
         Raises ConcurrencyError (nothing written), IdempotencyKeyReused, StoreUnavailable.
         An empty batch writes nothing and returns the current version."""
@@ -104,7 +111,8 @@ def check_batch(events: list[dict]) -> None:
 
 class InMemoryEventStore:
     """EventStore in process memory with the Redis store's semantics (idempotency keys never
-    expire here). Thread safe; `wait` sleeps on a Condition notified by every append."""
+    expire here; `recorded_at` is this process's clock). Thread safe; `wait` sleeps on a
+    Condition notified by every append."""
 
     def __init__(self) -> None:
         self._streams: dict[str, list[StoredEvent]] = {}
@@ -128,13 +136,14 @@ class InMemoryEventStore:
             if not events:
                 return AppendResult(expected_version)
             stream = self._streams.setdefault(game_id, [])
+            now = int(time.time() * 1000)
             for offset, event in enumerate(events, start=1):
                 stream.append(StoredEvent(expected_version + offset, event["type"],
-                                          event["schema"], dict(event["data"])))
+                                          event["schema"], dict(event["data"]), now))
             if idempotency_key is not None:
                 self._idem[(game_id, idempotency_key)] = (fingerprint, len(stream))
             self._changed.notify_all()
-            return AppendResult(len(stream))
+            return AppendResult(len(stream), recorded_at=now)
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         """See EventStore.read."""

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from domain import RuleViolation, awaiting, choose_action
 from domain.views import SeatView
 from service.store import ConcurrencyError
+from service.timeouts import bot_rng
 from workers import runtime
 from service.followups import bots_continuing, make_queues, needs, slice_ended
 from workers.sweeper import Sweep, ensure_followups
@@ -32,12 +33,6 @@ log = logging.getLogger(__name__)
 SLICE_CPU_S = 0.05
 SLICE_WALL_S = 0.2
 SWEEP_PAGE = 100
-
-
-def bot_rng(rng_seed: str, seat: int, version: int) -> random.Random:
-    """The RNG of the bot of `seat` deciding at `version`: a pure function of the game's secret
-    seed, so a re-run job (or a replayed seeded game) makes the same choice."""
-    return random.Random(f"{rng_seed}:bot:{seat}:{version}")
 
 
 def play_bots(game_id: str, version: int) -> int:
@@ -63,11 +58,11 @@ def play_bots(game_id: str, version: int) -> int:
         resume(service, game_id)
         return 0
     record = service.record(game_id)
-    levels = {s["seat"]: s["level"] for s in record.seats if s["kind"] == "bot"}
     played = 0
     cpu_ends, wall_ends = time.thread_time() + SLICE_CPU_S, time.monotonic() + SLICE_WALL_S
     with bots_continuing(game_id):
         while not played or (time.thread_time() < cpu_ends and time.monotonic() < wall_ends):
+            levels = record.bot_levels(state)  # the seats a bot plays may change (the clock)
             wait = awaiting(state)
             seat = next((s for s in wait.seats if s in levels), None)
             if wait.status != "playing" or seat is None:
@@ -128,16 +123,10 @@ def score_round(game_id: str, version: int) -> bool:
     return _system(game_id, version, {"type": "score_round"})
 
 
-def close_offer(game_id: str, version: int) -> bool:
-    """The buy-offer deadline: if the game is still at `version` with its offer open, every
-    seat that owes an answer passes (silence is a pass, R6.9). True if it closed the offer."""
-    return _system(game_id, version, {"type": "close_offer"})
-
-
 def sweep() -> Sweep:
     """Find the games waiting on the workers (the index's `rummy:games:waiting`: a bot, a
-    buy-offer deadline or scoring) without a live job for their version, and enqueue what is
-    missing (DESIGN §5). Games waiting on a human, finished or abandoned are not looked at.
+    human's deadline or scoring) without a live job for their version, and enqueue what is
+    missing (DESIGN §5); a deadline is put back in the deadline set (docs/clock.md). Games waiting on a human, finished or abandoned are not looked at.
     Each game's summary is checked again and the game loaded, so a set entry that is behind
     its summary or stream costs nothing. A job counts as dead once `Settings.sweep_stale_s`
     (RUMMY_SWEEP_STALE_S, default 30) seconds have passed since it was enqueued or due, or,
@@ -154,11 +143,12 @@ def sweep() -> Sweep:
                 continue  # the summary no longer waits on the workers
             games += 1
             version, state = service.load(game_id)
-            need = needs(state, service.bot_seats(game_id))
+            need = needs(state, service.bot_seats(game_id, state))
             if version > summary["version"]:  # an index update was lost: catch up
                 service.index_game(game_id, version, state, need)
-            enqueued += ensure_followups(queues, game_id, version, need,
-                                         wired.settings.offer_deadline_s, stale_s, now)
+            if need.deadline:  # a deadline update lost with its process: put it back
+                service.schedule_deadline(game_id, version, state)
+            enqueued += ensure_followups(queues, game_id, version, need, stale_s, now)
         except Exception:  # one broken game must not stop the sweep of the others
             log.exception("sweep of game %s failed", game_id)
     if enqueued:

@@ -1,8 +1,8 @@
 """The sweeper (DESIGN §5 "no game may get stuck"): re-enqueue follow-ups whose job is missing
 or dead.
 
-A game in status playing/scoring that waits on a bot, a buy-offer deadline or its scoring
-needs a live job for its current version. The job may be missing (a process died between
+A game in status playing/scoring that waits on a bot or its scoring needs a live job for its
+current version (a human's deadline lives in the deadline set, workers.deadlines). The job may be missing (a process died between
 append and enqueue) or dead (failed after its retries, killed with its worker, its scheduler
 gone). The canonical id (`bot-<game>-<v>` …) is tried first, then `<id>-s1`, `<id>-s2` … so
 that a dead job stays in RQ's registries for inspection while a fresh one runs.
@@ -22,10 +22,8 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue
 from rq.job import Job, JobStatus
-from rq.registry import ScheduledJobRegistry
 
-from service.followups import (JOB_TIMEOUT_S, Needs, Queues, bot_job_id, deadline_job_id,
-                               enqueue_unique, schedule_unique, score_job_id)
+from service.followups import JOB_TIMEOUT_S, Needs, Queues, bot_job_id, enqueue_unique, score_job_id
 from service.keys import PREFIX
 
 log = logging.getLogger(__name__)
@@ -91,8 +89,7 @@ def _age_s(moment: datetime | None, now: datetime) -> float:
 
 
 def job_alive(queue: Queue, job: Job, now: datetime, stale_s: float) -> bool:
-    """Whether `job` may still do its work: queued less than `stale_s` ago, scheduled for a
-    time less than `stale_s` past, or started and possibly still running (less than `stale_s`
+    """Whether `job` may still do its work: queued less than `stale_s` ago, or started and possibly still running (less than `stale_s`
     ago, or within its timeout while its worker is alive: `started_limit_s`, `keep_alive`).
     Finished, failed, stopped and canceled jobs are dead (the game still waits at their
     version, so they did not move it on)."""
@@ -106,19 +103,13 @@ def job_alive(queue: Queue, job: Job, now: datetime, stale_s: float) -> bool:
         if age < stale_s:
             return True
         return bool(job.worker_name) and bool(queue.connection.exists(alive_key(job.worker_name)))
-    if status == JobStatus.SCHEDULED:
-        at = ScheduledJobRegistry(queue=queue).get_scheduled_time(job.id)
-        return _age_s(at, now) < stale_s
     return False
 
 
 def ensure_job(queue: Queue, base_id: str, func: str, args: tuple, now: datetime,
-               stale_s: float, delay_s: float | None = None) -> str | None:
+               stale_s: float) -> str | None:
     """Make sure a live job for `base_id` exists; return the id enqueued, or None if one was
-    alive (or `MAX_ATTEMPTS` ids are used up: logged, left for an operator).
-
-    `delay_s` schedules the first job that many seconds ahead (a deadline); a replacement of a
-    dead job runs at once."""
+    alive (or `MAX_ATTEMPTS` ids are used up: logged, left for an operator)."""
     for attempt in range(MAX_ATTEMPTS):
         job_id = base_id if attempt == 0 else f"{base_id}-s{attempt}"
         job = Job.fetch_many([job_id], connection=queue.connection)[0]
@@ -126,29 +117,21 @@ def ensure_job(queue: Queue, base_id: str, func: str, args: tuple, now: datetime
             if job_alive(queue, job, now, stale_s):
                 return None
             continue
-        if delay_s is None or attempt > 0:  # a dead scheduled job's time has already come
-            added = enqueue_unique(queue, func, job_id, *args)
-        else:
-            added = schedule_unique(queue, func, job_id, delay_s, *args)
-        return job_id if added else None
+        return job_id if enqueue_unique(queue, func, job_id, *args) else None
     log.error("game job %s died %d times; not retrying", base_id, MAX_ATTEMPTS)
     return None
 
 
 def ensure_followups(queues: Queues, game_id: str, version: int, need: Needs,
-                     deadline_s: float, stale_s: float, now: datetime) -> list[str]:
+                     stale_s: float, now: datetime) -> list[str]:
     """The sweep of one game at `version`: ensure a live job for each of its `need`s, each on
-    the queue service.followups.enqueue_needs puts it on."""
+    the queue service.followups.enqueue_needs puts it on (a deadline is not a job here: the
+    sweep puts it back in the deadline set, workers.jobs)."""
     args = (game_id, version)
     wanted = []
     if need.bots:
-        wanted.append((queues.bots, bot_job_id(game_id, version), "workers.jobs.play_bots", None))
+        wanted.append((queues.bots, bot_job_id(game_id, version), "workers.jobs.play_bots"))
     if need.scoring:
-        wanted.append((queues.bots, score_job_id(game_id, version), "workers.jobs.score_round",
-                       None))
-    if need.deadline:
-        wanted.append((queues.deadlines, deadline_job_id(game_id, version),
-                       "workers.jobs.close_offer", deadline_s))
-    enqueued = [ensure_job(queue, base, func, args, now, stale_s, delay)
-                for queue, base, func, delay in wanted]
+        wanted.append((queues.bots, score_job_id(game_id, version), "workers.jobs.score_round"))
+    enqueued = [ensure_job(queue, base, func, args, now, stale_s) for queue, base, func in wanted]
     return [job_id for job_id in enqueued if job_id]

@@ -8,7 +8,8 @@ recovered like a killed worker: by the sweeper, from another or a restarted work
 A daemon thread enqueues `workers.jobs.sweep` every `sweep_interval_s` with the id
 `sweep-<slot>` (unique per time slot), so many workers still sweep once per interval. The
 worker also serves the `rummy-maintenance` queue, after the game queues, and enqueues the
-retention run there (workers/maintenance.py).
+retention run there (workers/maintenance.py). Another thread polls the deadline set every
+50 ms (workers.deadlines); the worker listens to the deadline queue first.
 
 Redis outages stop nothing for good: `workers.resilience.work_through_outages` starts a fresh
 RQ worker once Redis answers again (docs/workers.md "Redis outages").
@@ -25,6 +26,7 @@ from rq.exceptions import DuplicateJobError
 
 from service.config import Settings
 from service.followups import make_queues
+from workers.deadlines import poll_deadlines
 from workers.maintenance import start_ticker
 from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.sweeper import keep_alive
@@ -81,6 +83,8 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
                          name="rummy-sweep", daemon=True).start()
         settings = Settings.from_env()
         start_ticker(queues.maintenance, settings.archive_dir, settings.retention_interval_s, stop)
+        threading.Thread(target=poll_deadlines, args=(connection, settings.sweep_stale_s, stop),
+                         name="rummy-deadlines", daemon=True).start()
 
     def new_worker() -> GameWorker:
         return GameWorker(queues.in_priority_order(), connection=connection,

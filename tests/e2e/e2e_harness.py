@@ -20,8 +20,10 @@ class Client:
         self.base = base
         self.http = requests.Session()
 
-    def create(self, seats: list[dict], seed: int | None = None) -> dict:
-        body = {"seats": seats} if seed is None else {"seats": seats, "seed": seed}
+    def create(self, seats: list[dict], seed: int | None = None, **fields) -> dict:
+        """POST /v1/games with `seats`, `seed` and any other `fields` (e.g. `clock`)."""
+        body = {"seats": seats, **fields} if seed is None else {"seats": seats, "seed": seed,
+                                                                 **fields}
         reply = self.http.post(f"{self.base}/v1/games", json=body, timeout=10)
         assert reply.status_code == 201, reply.text
         return reply.json()
@@ -45,6 +47,24 @@ class Client:
             headers["If-Match"] = f'"{version}"'
         return self.http.post(f"{self.base}/v1/games/{game_id}/actions", json=action,
                               headers=headers, timeout=10)
+
+    def post(self, path: str, token: str | None = None, **headers) -> requests.Response:
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.http.post(f"{self.base}{path}", headers=headers, timeout=10)
+
+    def wait_for(self, game_id: str, token: str, found, timeout_s: float,
+                 seen: list[dict]) -> dict:
+        """Follow the events (appended to `seen`) until one satisfies `found`; return it."""
+        deadline = time.monotonic() + timeout_s
+        checked = 0
+        while True:
+            for event in seen[checked:]:
+                if found(event):
+                    return event
+            checked = len(seen)
+            assert time.monotonic() < deadline, f"not seen: {self.table(game_id)['awaiting']}"
+            seen += self.events(game_id, token, after=len(seen), wait=2)
 
     def follow_to_end(self, game_id: str, token: str, timeout_s: float) -> list[dict]:
         """Every event (admin view) until GameEnded; fails after `timeout_s`."""

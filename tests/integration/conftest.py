@@ -34,5 +34,5 @@ def queue(wiring):
 
 @pytest.fixture
 def deadlines(wiring):
-    """The deadline queue (close_offer jobs)."""
+    """The deadline queue (run_deadline jobs)."""
     return make_queue(wiring.client, DEADLINE_QUEUE)

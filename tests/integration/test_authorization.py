@@ -19,6 +19,7 @@ READS = {
     "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200),
     "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200),
     "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200),
+    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200),
     "GET /v1/games/{id}/export": (401, 401, 403, 403, 200),
     "GET /health": (200,) * 5,
     "GET /ready": (200,) * 5,
@@ -136,6 +137,27 @@ def test_a_penalty_card_is_shown_to_its_buyer_only(client):
         feed = client.get(f"/v1/games/{gid}/events", headers=bearer(token)).get_json()["events"]
         seen = [e["data"]["penalty"] for e in feed if e["type"] == "CardBought"]
         assert seen == ([penalty] if seat == buyer else [None]), seat
+
+
+# seat control (docs/clock.md): expected status per caller, in the order of CALLERS; walked in
+# this order on one game (each write changes no card)
+CONTROL = {
+    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403),
+    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403),
+    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200),
+}
+
+
+def test_seat_control_answers_each_caller_rightly_and_never_shows_hidden_cards(client, table):
+    for endpoint, statuses in CONTROL.items():
+        method, path = endpoint.split(" ")
+        url = path.format(id=table["id"], seat=table["seats"]["own_seat"])
+        for caller, expected in zip(CALLERS, statuses):
+            response = client.open(url, method=method, headers=bearer(table["callers"][caller]))
+            assert response.status_code == expected, (endpoint, caller, response.get_json())
+            if caller != "admin" and response.status_code < 300:
+                for document in bodies(response):
+                    assert not leaks(document, table["seats"][caller], table["full"]), document
 
 
 def test_only_the_active_seats_own_token_can_act(client, table):

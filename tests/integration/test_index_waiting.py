@@ -68,18 +68,20 @@ def test_an_older_update_changes_neither_the_summary_nor_the_sets(redis_client):
 def test_a_game_waits_on_the_workers_only_while_a_bot_a_deadline_or_scoring_is_due(wiring):
     service, client = wiring.service, wiring.client
     bots = service.create_game(BOTS, seed=2)
-    humans = service.create_game(HUMANS, seed=7)
-    assert members(client, index_key(WAITING)) == {bots["id"]}  # a human's turn: not waiting
+    humans = service.create_game(HUMANS, seed=7, clock={"turn_s": None})
+    clocked = service.create_game(HUMANS, seed=7)
+    # a human's turn without a turn clock: not waiting; with one: its deadline is due
+    assert members(client, index_key(WAITING)) == {bots["id"], clocked["id"]}
     _, state = service.load(humans["id"])
     service.act(humans["id"], Principal(seat=awaiting(state).turn), {"type": "draw", "from": "stock"})
     _, state = service.load(humans["id"])
     assert awaiting(state).phase == "buying"  # silent humans owe an answer: a deadline is due
-    assert members(client, index_key(WAITING)) == {bots["id"], humans["id"]}
+    assert members(client, index_key(WAITING)) == {bots["id"], humans["id"], clocked["id"]}
 
 
 def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, bare, queue,
                                                                       monkeypatch):
-    humans = bare.service.create_game(HUMANS, seed=7)
+    humans = bare.service.create_game(HUMANS, seed=7, clock={"turn_s": None})
     bots = bare.service.create_game(BOTS, seed=2)
     loaded: list[str] = []
     real_load = wiring.service.load
@@ -91,7 +93,7 @@ def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, ba
 
 
 def test_the_sweep_skips_a_waiting_entry_its_summary_does_not_back(wiring, bare, redis_client):
-    game = bare.service.create_game(HUMANS, seed=7)
+    game = bare.service.create_game(HUMANS, seed=7, clock={"turn_s": None})
     redis_client.zadd(index_key(WAITING), {game["id"]: 1})  # a stray entry
     redis_client.zadd(index_key(WAITING), {"no-such-game": 1})
     assert jobs.sweep().games == 0

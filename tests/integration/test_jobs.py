@@ -1,21 +1,19 @@
 """The RQ jobs on a real server, run synchronously by calling them (DESIGN §5): stale jobs do
-nothing, a round is scored once however often its job runs, a deadline at a moved version does
-nothing, the sweeper enqueues what a game waits on and nothing twice."""
+nothing, a round is scored once however often its job runs, the sweeper enqueues what a game
+waits on and nothing twice (deadlines: test_deadlines.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from rq.job import Job, JobStatus
-from rq.registry import ScheduledJobRegistry
 
 from domain import awaiting
 from service import Principal
 from service.bootstrap import wire
 from service.config import Settings
 from workers import jobs, runtime
-from service.followups import (SLICES_QUEUE, bot_job_id, deadline_job_id, enqueue_unique,
-                               make_queue, schedule_unique, score_job_id)
+from service.followups import SLICES_QUEUE, bot_job_id, enqueue_unique, make_queue, score_job_id
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
@@ -77,34 +75,6 @@ def test_scoring_twice_scores_the_round_once(wiring):
     assert len(state.round_scores) == 1 and state.round.number == 2
 
 
-def test_a_deadline_is_scheduled_when_an_offer_waits_on_a_human(wiring, queue, deadlines):
-    game = wiring.service.create_game(HUMANS, seed=7)
-    _, state = wiring.service.load(game["id"])
-    wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
-                       {"type": "draw", "from": "stock"})
-    version, state = wiring.service.load(game["id"])
-    assert awaiting(state).phase == "buying"
-    scheduled = ScheduledJobRegistry(queue=deadlines).get_job_ids()
-    assert scheduled == [deadline_job_id(game["id"], version)]
-    assert ScheduledJobRegistry(queue=queue).get_job_ids() == []  # never on the bots queue
-
-
-def test_close_offer_at_a_moved_version_does_nothing_and_at_its_version_closes(wiring):
-    game = wiring.service.create_game(HUMANS, seed=7)
-    _, state = wiring.service.load(game["id"])
-    active = awaiting(state).turn
-    wiring.service.act(game["id"], Principal(seat=active), {"type": "draw", "from": "stock"})
-    opened, state = wiring.service.load(game["id"])
-    first = awaiting(state).seats[0]
-    wiring.service.act(game["id"], Principal(seat=first), {"type": "pass"})
-    answered, _ = wiring.service.load(game["id"])
-    assert jobs.close_offer(game["id"], opened) is False
-    assert wiring.service.load(game["id"])[0] == answered
-    assert jobs.close_offer(game["id"], answered) is True
-    _, state = wiring.service.load(game["id"])
-    assert awaiting(state).phase != "buying" and awaiting(state).seats == (active,)
-
-
 def test_the_sweeper_enqueues_a_missing_bot_job_once(redis_url, redis_client, wiring, queue):
     bare = wire(Settings(redis_url=redis_url)).service  # appends without follow-ups: a crash
     game = bare.create_game(BOTS, seed=2)
@@ -133,7 +103,7 @@ def test_the_sweeper_replaces_a_failed_job_and_leaves_it_in_the_failed_registry(
     assert Job.fetch(job_id, connection=queue.connection).get_status() == JobStatus.FAILED
 
 
-def test_the_sweeper_enqueues_scoring_and_a_missing_deadline(redis_url, wiring, queue, deadlines):
+def test_the_sweeper_enqueues_scoring_and_puts_back_a_missing_deadline(redis_url, wiring, queue):
     bare = wire(Settings(redis_url=redis_url)).service
     game = bare.create_game(BOTS, seed=3)
     version = play_until_scoring(wiring.service, game["id"])
@@ -146,8 +116,9 @@ def test_the_sweeper_enqueues_scoring_and_a_missing_deadline(redis_url, wiring, 
     _, state = bare.load(humans["id"])
     bare.act(humans["id"], Principal(seat=awaiting(state).turn), {"type": "draw", "from": "stock"})
     offered, _ = bare.load(humans["id"])
-    assert deadline_job_id(humans["id"], offered) in jobs.sweep().enqueued
-    assert deadline_job_id(humans["id"], offered) in ScheduledJobRegistry(queue=deadlines).get_job_ids()
+    wiring.service.schedule.forget(humans["id"])  # the deadline update lost with its process
+    jobs.sweep()
+    assert wiring.service.schedule.due(humans["id"])[1] == offered
 
 
 def test_a_duplicate_enqueue_is_refused(wiring, queue):
@@ -169,22 +140,6 @@ def test_the_sweeper_replaces_a_job_left_started_by_a_killed_worker(redis_url, w
     assert f"{job_id}-s1" in queue.job_ids
 
 
-def test_an_overdue_deadline_runs_at_once_when_no_scheduler_moved_it(redis_url, wiring, deadlines):
-    runtime.use(replace(wiring, settings=replace(wiring.settings, sweep_stale_s=5)))
-    game = wiring.service.create_game(HUMANS, seed=7)
-    _, state = wiring.service.load(game["id"])
-    wiring.service.act(game["id"], Principal(seat=awaiting(state).turn),
-                       {"type": "draw", "from": "stock"})
-    version, _ = wiring.service.load(game["id"])
-    job_id = deadline_job_id(game["id"], version)
-    registry = ScheduledJobRegistry(queue=deadlines)
-    registry.schedule(Job.fetch(job_id, connection=deadlines.connection),
-                      datetime.now(timezone.utc) - timedelta(seconds=10))
-    assert jobs.sweep().enqueued == (f"{job_id}-s1",)
-    assert f"{job_id}-s1" in deadlines.job_ids  # queued now, not scheduled again
-    assert jobs.close_offer(game["id"], version) is True
-
-
 def test_a_refused_bot_action_is_logged_without_its_card(wiring, monkeypatch, caplog):
     """DESIGN §2.4: no log line shows a card; a refusal is logged by action type and rule id."""
     import re
@@ -198,12 +153,3 @@ def test_a_refused_bot_action_is_logged_without_its_card(wiring, monkeypatch, ca
     refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
     assert refused and all(re.search(r"chose a discard, refused \(R[\d.]+\)", line) for line in refused)
     assert not any(re.search(r"\b(10|[2-9AJQK])[CDHS]\b|\bJK\b", line) for line in refused)
-
-
-def test_r6_9_a_deadline_is_never_scheduled_before_it_is_due(wiring, queue):
-    """RQ keeps whole seconds (truncated): the deadline job's time is rounded up instead."""
-    before = datetime.now(timezone.utc)
-    assert schedule_unique(queue, "workers.jobs.close_offer", "deadline-x-1", 1.5, "x", 1)
-    (job_id,) = ScheduledJobRegistry(queue=queue).get_job_ids()
-    due = ScheduledJobRegistry(queue=queue).get_scheduled_time(job_id)
-    assert due >= before + timedelta(seconds=1.5)

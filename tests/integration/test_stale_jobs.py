@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain import awaiting
 from service import Principal
-from service.followups import bot_job_id, deadline_job_id, score_job_id
-from workers import jobs, runtime
+from service.followups import bot_job_id, score_job_id
+from workers import deadlines, jobs, runtime
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
@@ -25,8 +25,7 @@ def test_a_stale_bot_job_enqueues_the_follow_ups_of_the_current_version(wiring, 
     assert len(queue.job_ids) == 1
 
 
-def test_a_stale_deadline_job_enqueues_the_follow_ups_of_the_current_version(wiring, bare,
-                                                                              deadlines):
+def test_a_stale_deadline_job_puts_back_the_deadline_of_the_current_version(wiring, bare):
     game = bare.service.create_game(HUMANS, seed=7)
     _, state = bare.service.load(game["id"])
     bare.service.act(game["id"], Principal(seat=awaiting(state).turn),
@@ -34,5 +33,6 @@ def test_a_stale_deadline_job_enqueues_the_follow_ups_of_the_current_version(wir
     opened, state = bare.service.load(game["id"])
     bare.service.act(game["id"], Principal(seat=awaiting(state).seats[0]), {"type": "pass"})
     answered, _ = bare.service.load(game["id"])
-    assert jobs.close_offer(game["id"], opened) is False
-    assert deadline_job_id(game["id"], answered) in deadlines.scheduled_job_registry.get_job_ids()
+    wiring.service.schedule.forget(game["id"])
+    assert deadlines.run_deadline(game["id"], opened) == "stale"
+    assert wiring.service.schedule.due(game["id"])[1] == answered

@@ -25,6 +25,9 @@ SAMPLES = [
     ev.RoundEnded(winner=None, reason="no_card"),
     ev.RoundScored(round=1, scores=(0, 5, 10, 15), totals=(0, 5, 10, 15)),
     ev.GameEnded(winners=(0, 2), totals=(10, 20, 10, 30)),
+    ev.ClockSet(turn_s=60, offer_s=15, timeouts_before_takeover=2, takeover_level="basic"),
+    ev.TurnTimedOut(seat=1), ev.SeatTakenOver(seat=1, level="basic", reason="timeouts"),
+    ev.SeatReclaimed(seat=1), ev.GameAborted(reason="admin"),
 ]
 
 

@@ -41,6 +41,10 @@ class EventSchema(ma.Schema):
                          metadata={"example": "CardDiscarded"})
     schema = fields.Integer(required=True)
     data = fields.Dict(required=True, metadata={"description": _data_doc()})
+    recorded_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "example": "2026-11-30T20:36:49.123Z",
+        "description": "When the event was recorded: the server's time of its append, RFC 3339 "
+                       "UTC with ms (null for an event stored before times were recorded)"})
 
 
 class EventPageSchema(ma.Schema):

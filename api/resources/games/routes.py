@@ -7,6 +7,7 @@ from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
 from api.resources.games import tables as t
+from service.clock import parse_rfc3339
 
 LOCATION = {"Location": {"description": "The game's URL", "schema": {"type": "string"}},
             **PRIVATE_HEADERS}
@@ -23,7 +24,7 @@ def create_game(body):
     """Create a game"""
     created = service().create_game(body["seats"], profile=body["profile"],
                                     seed=body.get("seed"), position=body.get("position"),
-                                    admin_key=admin_key())
+                                    admin_key=admin_key(), clock=body.get("clock"))
     return _created(created)
 
 
@@ -76,8 +77,14 @@ def get_view(game_id):
 @blp.problems(401, 404, 503)
 @blp.doc(security=[{}, BEARER])
 def replay(args, game_id):
-    """The table after event N: full when finished or for the admin, else the caller's view"""
-    return service().replay(game_id, principal(game_id), args["version"])
+    """The table after event N, or at a time: full when finished or for the admin, else the
+    caller's view
+
+    `?version=N`, or `?at=<RFC 3339>`: the last version recorded at or before that time.
+    """
+    at = args.get("at")
+    return service().replay(game_id, principal(game_id), args.get("version"),
+                            None if at is None else parse_rfc3339(at))
 
 
 @blp.route("/<game_id>/export", methods=["GET"])

@@ -5,7 +5,8 @@ from marshmallow import fields, validate
 from api.resources.events.schemas import EVENT_NAMES
 from domain.bots import BOT_LEVELS
 from api.resources.fields import MAX_VERSION, integer
-from api.resources.games.tables import STATUS, seat
+from api.resources.games.tables import RFC3339_MS, STATUS, seat
+from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
 
 MAX_SEED = 2**63 - 1
 
@@ -28,8 +29,26 @@ def _profile(value: object) -> None:
                                  "options.")
 
 
+class ClockRequestSchema(ma.Schema):
+    """The game's clock; every key left out takes its default (docs/clock.md)."""
+
+    turn_s = integer(1, MAX_TURN_S, allow_none=True, metadata={
+        "description": "Seconds a seat has for its turn, draw and play together; null: no turn "
+                       "clock (default 60)"})
+    offer_s = integer(1, MAX_OFFER_S, metadata={
+        "description": "Seconds a buy offer waits for a silent seat, whose silence is a pass "
+                       "(default RUMMY_OFFER_DEADLINE_S, 15)"})
+    timeouts_before_takeover = integer(1, MAX_TIMEOUTS_BEFORE_TAKEOVER, metadata={
+        "description": "Consecutive turn timeouts after which a bot takes the seat over until "
+                       "its human reclaims it (default 2)"})
+    takeover_level = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
+        "description": "The level of the bot that plays a timed-out turn or a seat taken over "
+                       "(default basic)"})
+
+
 class CreateGameSchema(ma.Schema):
-    """A new game: exactly four seats (R1.1), a rule profile, a seed, or a starting position."""
+    """A new game: exactly four seats (R1.1), a rule profile, a seed, or a starting position,
+    and its clock."""
 
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
                         validate=validate.Length(equal=4))
@@ -39,6 +58,8 @@ class CreateGameSchema(ma.Schema):
     seed = integer(0, MAX_SEED, allow_none=True)
     position = fields.Dict(metadata={
         "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
+    clock = fields.Nested(ClockRequestSchema, metadata={
+        "description": "The turn clock: deadlines, timeouts and takeover (docs/clock.md)"})
 
 
 class CreatedSeatSchema(ma.Schema):
@@ -93,6 +114,9 @@ class RecordEventSchema(ma.Schema):
     type = fields.String(required=True, validate=validate.OneOf(EVENT_NAMES))
     schema = integer(1, 1000, required=True)
     data = fields.Dict(required=True)
+    recorded_at = fields.String(allow_none=True, metadata={
+        **RFC3339_MS, "description": "When it was recorded (ignored by an import: the "
+                                     "imported game's events are recorded anew)"})
 
 
 class RecordSeatSchema(ma.Schema):

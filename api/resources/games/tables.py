@@ -5,7 +5,8 @@ from marshmallow import fields, validate
 from api.resources.actions.schemas import ActionSchema, card
 from api.resources.fields import MAX_VERSION, integer
 
-STATUS = ("playing", "scoring", "finished")
+STATUS = ("playing", "scoring", "finished", "aborted")
+RFC3339_MS = {"format": "date-time", "example": "2026-11-30T20:36:49.123Z"}
 
 
 def seat(**kwargs) -> fields.Integer:
@@ -52,6 +53,31 @@ class AwaitingSchema(ma.Schema):
     turn = seat(allow_none=True)
     phase = fields.String(allow_none=True)
     seats = seats(required=True)
+    deadline = fields.String(allow_none=True, metadata={
+        **RFC3339_MS, "description": "When the decision awaited from a human seat times out "
+                                     "(RFC 3339 UTC, ms; compare with the `Server-Time` "
+                                     "header): the turn's deadline (`turn_s`) or the buy "
+                                     "offer's (`offer_s`); null when no human is awaited or "
+                                     "the game has no turn clock"})
+
+
+class ClockSchema(ma.Schema):
+    """The game's clock (docs/clock.md), set at creation."""
+
+    turn_s = fields.Integer(allow_none=True, metadata={
+        "description": "Seconds a seat has for its turn, draw and play together (null: no "
+                       "turn clock)"})
+    offer_s = fields.Integer(metadata={"description": "Seconds a buy offer waits for an answer"})
+    timeouts_before_takeover = fields.Integer(metadata={
+        "description": "Consecutive turn timeouts after which a bot takes the seat over"})
+    takeover_level = fields.String(metadata={"description": "The level of that bot"})
+
+
+class TakeoverSchema(ma.Schema):
+    """A seat played by a bot: its level and why (timeouts: reclaimable; resigned: final)."""
+
+    level = fields.String(required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(("timeouts", "resigned")))
 
 
 class TableSchema(ma.Schema):
@@ -84,6 +110,11 @@ class TableSchema(ma.Schema):
     turns_this_round = fields.Integer(allow_none=True)
     winners = seats(allow_none=True)
     round_end = fields.Nested(RoundEndSchema, allow_none=True)
+    clock = fields.Nested(ClockSchema, allow_none=True)
+    taken_over = fields.List(fields.Nested(TakeoverSchema, allow_none=True), metadata={
+        "description": "Per seat: null, or the bot that plays it since a takeover"})
+    timeouts = fields.List(fields.Integer(), metadata={
+        "description": "Per seat: its consecutive turn timeouts (reset when its human acts)"})
 
 
 class SeatViewSchema(TableSchema):
@@ -95,9 +126,17 @@ class SeatViewSchema(TableSchema):
 
 
 class ReplayArgsSchema(ma.Schema):
-    """Which version to rebuild."""
+    """Which version to rebuild: `version`, or the last version recorded at or before `at`."""
 
-    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
+    version = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION))
+    at = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        **RFC3339_MS, "description": "An RFC 3339 date-time with offset: the state at the "
+                                     "last event recorded at or before it"})
+
+    @ma.validates_schema
+    def _one_of(self, data, **kwargs):
+        if ("version" in data) == ("at" in data):
+            raise ma.ValidationError("give either version or at", "version")
 
 
 class ReplaySchema(TableSchema):
@@ -110,3 +149,5 @@ class ReplaySchema(TableSchema):
     hands = fields.List(fields.List(fields.String()))
     stock = fields.List(fields.String())
     seed = fields.String(allow_none=True)
+    recorded_at = fields.String(allow_none=True, metadata={
+        **RFC3339_MS, "description": "When event N was recorded (server time)"})

@@ -1,0 +1,110 @@
+"""What happens at a deadline (docs/clock.md): a silent seat's offer answer becomes a pass, a
+silent seat's turn times out and the takeover level's bot plays the rest of it, in one append.
+
+Exactly once: the decision is appended at the version the deadline was computed for, with
+the system idempotency key `deadline-<version>`; a second run (a duplicate job, a job after
+the human acted) finds the game moved on and appends nothing.
+"""
+from __future__ import annotations
+
+import logging
+import random
+
+from domain import RuleViolation, awaiting, bot_level, choose_action, decide, fold, seat_view
+from service.games import decision_rng
+from service.errors import GameNotFound
+from service.store import ConcurrencyError
+
+log = logging.getLogger(__name__)
+
+# A turn is a draw, at most a few melds and lay-offs, and a discard: far fewer steps than this.
+MAX_TURN_STEPS = 60
+STALE, NONE, EARLY, OFFER, TURN, GONE = "stale", "none", "early", "offer", "turn", "gone"
+
+
+def bot_rng(rng_seed: str, seat: int, version: int) -> random.Random:
+    """The RNG of the bot of `seat` deciding at `version`: a pure function of the game's secret
+    seed, so a re-run job (or a replayed seeded game) makes the same choice."""
+    return random.Random(f"{rng_seed}:bot:{seat}:{version}")
+
+
+def deadline_key(version: int) -> str:
+    """The idempotency key of the deadline decision at `version` (scoped `system:`)."""
+    return f"deadline-{version}"
+
+
+def run_deadline(service, game_id: str, version: int) -> str:
+    """Act on the game's deadline computed at `version`, if it is still the game's and has
+    passed by the Redis server's clock. Returns what happened: "stale" (the game moved on:
+    its newer deadline is scheduled again), "none" (nothing awaited from a human), "early"
+    (not due yet: rescheduled), "offer" (the silent seats passed, R6.9), "turn" (the seat
+    timed out; its bot played the rest of the turn) or "gone" (no such game any more, e.g.
+    removed by retention: its entry goes). Raises StoreUnavailable (the job is retried)."""
+    try:
+        current, state = service.load(game_id)
+    except GameNotFound:
+        service.schedule.forget(game_id)
+        return GONE
+    if current != version:
+        service.schedule_deadline(game_id, current, state)
+        return STALE
+    due = service.deadline(game_id, version, state)
+    if due is None:
+        service.schedule_deadline(game_id, version, state)
+        return NONE
+    if due.due_ms > service.schedule.now_ms():
+        service.schedule.set(game_id, version, due.due_ms)
+        return EARLY
+    rng_seed, turn = service.record(game_id).rng_seed, awaiting(state).turn
+    if due.kind == "offer":
+        action = {"type": "close_offer"}
+        decision = _close_offer(rng_seed)
+    else:
+        action = {"type": "time_out", "seat": turn}
+        decision = _turn_timeout(rng_seed, turn)
+    try:
+        service.decide_at(game_id, action, version, deadline_key(version), decision)
+    except (ConcurrencyError, RuleViolation):
+        current, state = service.load(game_id)
+        service.schedule_deadline(game_id, current, state)
+        return STALE
+    return due.kind
+
+
+def _close_offer(rng_seed: str):
+    """The decision of an offer's deadline: every silent seat passes (R6.9)."""
+    def decision(state, version: int) -> list:
+        return decide(state, None, {"type": "close_offer"}, decision_rng(rng_seed, version))
+    return decision
+
+
+def _turn_timeout(rng_seed: str, seat: int):
+    """The decision of a turn's deadline: TurnTimedOut (and SeatTakenOver when due, domain.
+    control), then the takeover level's bot plays the seat while the turn awaits it alone: its
+    draw, melds, lay-offs and discard (it stops at a buy offer others must answer; the bot
+    jobs finish the turn after it). Each step is decided like any action, with the RNG of the
+    version it would have as a separate append, so a replay decides the same cards."""
+
+    def decision(state, version: int) -> list:
+        events = decide(state, None, {"type": "time_out", "seat": seat},
+                        decision_rng(rng_seed, version))
+        state = fold(events, state)
+        level = bot_level(state, seat)
+        for _ in range(MAX_TURN_STEPS):
+            wait = awaiting(state)
+            if wait.status != "playing" or wait.seats != (seat,) or wait.turn != seat:
+                break
+            at = version + len(events)
+            view, rng = seat_view(state, seat), bot_rng(rng_seed, seat, at)
+            action = choose_action(level, view, rng)
+            try:
+                step = decide(state, seat, action, decision_rng(rng_seed, at))
+            except RuleViolation as refused:  # a bot bug must not stall the game
+                log.error("takeover bot of seat %s chose a %s, refused (%s); playing a random "
+                          "legal action", seat, action.get("type"), refused.rule)
+                step = decide(state, seat, rng.choice(view["legal_actions"]),
+                              decision_rng(rng_seed, at))
+            events += step
+            state = fold(step, state)
+        return events
+    return decision
