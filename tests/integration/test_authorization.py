@@ -30,7 +30,8 @@ READS = {
 
 @pytest.fixture
 def client(service):
-    app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_SSE_MAX_S": 0.2,
+    app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
+                      "RUMMY_SSE_MAX_S": 0.2,
                       "RUMMY_SSE_HEARTBEAT_S": 0.05})
     return app.test_client()
 
