@@ -149,8 +149,9 @@ class RateLimitDoc(BasePlugin):
             return {"schema": {"type": "integer"}}
 
         spec.components.response(self.RESPONSE, {
-            "description": "Too many requests: the caller's budget (per credential, or per "
-                           "client IP without one) is spent (RUMMY_RATE_LIMITS)",
+            "description": "Too many requests: the caller's rate budget (per credential, or "
+                           "per client IP without one; RUMMY_RATE_LIMITS) is spent, or, for "
+                           "streams and long polls, its cap of open streams is reached",
             "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
             "headers": {
                 "Retry-After": {**integer(), "description": "Seconds until the budget allows "
