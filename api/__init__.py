@@ -3,11 +3,11 @@ import os
 
 from flask import Flask
 
-from api import caching, docs_site, errors, metrics, server_time
+from api import caching, docs_site, errors, metrics, ratelimits, server_time
 from api.auth import SECURITY_SCHEMES
 from api.resources import actions, control, events, games, system
 from service.bootstrap import build_service
-from service.config import Settings
+from service.config import RateLimits, Settings, trusted_networks
 
 # The largest request body (413 beyond): a finished game's export record, the largest body the API
 # takes, is 0.1-0.5 MB (measured over 120 bot games); 4 MiB leaves room for a game at the turn cap.
@@ -39,8 +39,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     ``test_config`` overrides the configuration. Its ``RUMMY_SERVICE`` key, when present, is
     the GameService to use (tests inject one; None builds an app that only documents itself,
     for ``rummy openapi``); otherwise the service is built by ``service.bootstrap`` from the
-    environment. ``RUMMY_MAX_WAIT_S``, ``RUMMY_SSE_MAX_S``, ``RUMMY_SSE_HEARTBEAT_S`` and the
-    stream caps ``RUMMY_MAX_STREAMS_PER_CREDENTIAL`` / ``RUMMY_MAX_STREAMS_PER_IP`` come from
+    environment. ``RUMMY_MAX_WAIT_S``, ``RUMMY_SSE_MAX_S``, ``RUMMY_SSE_HEARTBEAT_S``, the
+    stream caps ``RUMMY_MAX_STREAMS_PER_CREDENTIAL`` / ``RUMMY_MAX_STREAMS_PER_IP``,
+    ``RUMMY_RATE_LIMITS`` (a string as the variable takes it, "off" for none),
+    ``RUMMY_RATE_LIMIT_STORAGE`` (the limiter's Redis URL, default REDIS_URL; none: no limit)
+    and ``RUMMY_TRUSTED_PROXIES`` (a comma list of IPs/CIDRs) come from
     ``service.config.Settings`` (the environment) unless ``test_config`` sets them. The
     service is ``app.extensions["rummy"]``. Raises ValueError for a bad setting.
     """
@@ -51,14 +54,17 @@ def create_app(test_config: dict | None = None) -> Flask:
                        "RUMMY_SSE_MAX_S": settings.sse_max_s,
                        "RUMMY_SSE_HEARTBEAT_S": settings.sse_heartbeat_s,
                        "RUMMY_MAX_STREAMS_PER_CREDENTIAL": settings.max_streams_per_credential,
-                       "RUMMY_MAX_STREAMS_PER_IP": settings.max_streams_per_ip})
+                       "RUMMY_MAX_STREAMS_PER_IP": settings.max_streams_per_ip,
+                       "RUMMY_RATE_LIMITS": settings.rate_limits,
+                       "RUMMY_RATE_LIMIT_STORAGE": settings.redis_url,
+                       "RUMMY_TRUSTED_PROXIES": settings.trusted_proxies})
     app.config.update(test_config or {})
     app.json.sort_keys = False
     if "RUMMY_SERVICE" in app.config:
         app.extensions["rummy"] = app.config.pop("RUMMY_SERVICE")
     else:
         app.extensions["rummy"] = build_service(settings=settings)
-    api = errors.ProblemApi(app)
+    api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()]})
     for resource in (games, actions, control, events, system):
         api.register_blueprint(resource.blp)
     app.register_blueprint(docs_site.blp)
@@ -66,4 +72,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     metrics.init_app(app)
     caching.init_app(app)
     server_time.init_app(app)
+    budgets, trusted = app.config["RUMMY_RATE_LIMITS"], app.config["RUMMY_TRUSTED_PROXIES"]
+    ratelimits.init_app(app, RateLimits.parse(budgets) if isinstance(budgets, str) else budgets,
+                        app.config["RUMMY_RATE_LIMIT_STORAGE"],
+                        trusted_networks(trusted) if isinstance(trusted, str) else trusted)
     return app

@@ -7,15 +7,16 @@ SECURITY_SCHEMES = {
     "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "A seat token (acts for that seat of that game) or the game's admin token, "
-                       "both returned once by POST /v1/games.",
+        "description": "A seat token (acts for that seat of that game) or the game's admin token "
+                       "(manages the game; sees only the public view until the game is "
+                       "finished), both returned once by POST /v1/games.",
     },
     "adminKey": {
         "type": "apiKey",
         "in": "header",
         "name": "X-Admin-Key",
-        "description": "The server admin key (configuration RUMMY_ADMIN_KEY): starting positions "
-                       "and imports.",
+        "description": "The server admin key (configuration RUMMY_ADMIN_KEY): starting positions, "
+                       "imports, reproducible seeds, and the hidden cards of a live game.",
     },
 }
 
@@ -35,10 +36,11 @@ def bearer_token() -> str | None:
 def principal(game_id: str):
     """Authenticate the caller for ``game_id``: a Principal with its seat or admin flag.
 
+    The server admin key counts as bearer or as ``X-Admin-Key`` (docs/threat-model.md).
     Raises the service's ``Unauthorized`` for a missing or unknown token and
     ``GameNotFound`` for an unknown game.
     """
-    return service().authenticate(game_id, bearer_token())
+    return service().authenticate(game_id, bearer_token(), admin_key())
 
 
 def admin_key() -> str | None:

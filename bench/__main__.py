@@ -22,7 +22,8 @@ QUICK = {"fold": "bench.fold_bench", "simulate": "bench.simulate_bench",
          "search": "bench.search_bench", "view": "bench.view_bench"}
 STACK = {"bot-latency": "bench.bot_latency", "bot-game": "bench.bot_game",
          "http": "bench.http_bench", "idle": "bench.idle_connections",
-         "deadline-precision": "bench.deadline_precision"}
+         "deadline-precision": "bench.deadline_precision",
+         "rate-limit-fairness": "bench.rate_limit_fairness"}
 
 
 def selected(names: list[str], stack: bool) -> dict[str, str]:

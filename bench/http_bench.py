@@ -22,13 +22,18 @@ import requests
 from bench.stack import running_stack
 
 HUMANS = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
-# The stack's secret, so that a seed deals the same game in every gunicorn worker process.
-SECRET_ENV = {"RUMMY_SECRET": "bench-secret-not-for-production"}
+# The stack's secret and server admin key: a seed given with the admin key deals the same game
+# in every gunicorn worker process (without it the seed is mixed with the game id).
+SECRET_ENV = {"RUMMY_SECRET": "bench-secret-not-for-production",
+              "RUMMY_ADMIN_KEY": "bench-admin-key-not-for-production"}
+ADMIN = {"X-Admin-Key": SECRET_ENV["RUMMY_ADMIN_KEY"]}
 
 
 def create(http: requests.Session, base: str, seed: int) -> tuple[str, dict]:
-    """A new four-human game with `seed`: (id, Authorization headers by seat)."""
-    created = http.post(f"{base}/v1/games", json={"seats": HUMANS, "seed": seed}).json()
+    """A new four-human game with `seed` (reproducible: the admin key): (id, Authorization
+    headers by seat)."""
+    created = http.post(f"{base}/v1/games", json={"seats": HUMANS, "seed": seed},
+                        headers=ADMIN).json()
     return created["id"], {s["seat"]: {"Authorization": f"Bearer {s['token']}"}
                            for s in created["seats"]}
 

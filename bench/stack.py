@@ -86,10 +86,11 @@ def stop_all(procs: list[subprocess.Popen], signum: int = signal.SIGTERM,
 
 @contextlib.contextmanager
 def running_stack(workers: int = 1, env: dict | None = None) -> Iterator[tuple[str, str]]:
-    """Yield (API base URL, Redis URL) of a running API and `workers` worker processes."""
+    """Yield (API base URL, Redis URL) of a running API and `workers` worker processes. The
+    benchmarks hammer the API, so rate limits are off unless `env` sets RUMMY_RATE_LIMITS."""
     with contextlib.ExitStack() as stack:
         redis_url = os.environ.get("REDIS_URL") or stack.enter_context(EmbeddedRedis()).url
-        child_env = {**os.environ, **(env or {}), "REDIS_URL": redis_url,
+        child_env = {**os.environ, "RUMMY_RATE_LIMITS": "off", **(env or {}), "REDIS_URL": redis_url,
                      "RUMMY_LOG_LEVEL": "warning"}
         bind = f"127.0.0.1:{free_port()}"
         procs = [start_api(child_env, bind, stdout=subprocess.DEVNULL)]  # no access log

@@ -34,12 +34,18 @@ def find_opening(round_, hand):
     """
     if not _may_open(round_, hand):
         return None
-    key = tuple(sorted(hand))
+    plan = _opening_plan(round_, tuple(sorted(hand)))
+    return None if plan is None else [list(meld) for meld in plan]
+
+
+@lru_cache(maxsize=1024)  # a hand is searched again by the bot that saw it (draw, open)
+def _opening_plan(round_, key):
+    """The melds (tuples) `find_opening` returns for a sorted hand, or None."""
     if round_ == FINAL_ROUND:
         plan = _final_plan(key)
     else:
         plan = _contract_plan(CONTRACTS[round_], key, True)[1]
-    return None if plan is None else [list(meld) for meld in plan]
+    return None if plan is None else tuple(tuple(meld) for meld in plan)
 
 
 def _may_open(round_, hand):

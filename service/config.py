@@ -2,11 +2,14 @@
 environment variables are read, by api/ and workers/ alike."""
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import secrets
 from dataclasses import dataclass, field
 from typing import Mapping
+
+from limits import parse_many
 
 log = logging.getLogger(__name__)
 
@@ -14,6 +17,55 @@ MIN_ADMIN_KEY = 16
 WEAK_ADMIN_KEYS = frozenset({"change-me", "changeme"})
 # Used when RUMMY_SECRET is unset: seeded games are then reproducible only in this process.
 PROCESS_SECRET = secrets.token_hex(32)
+# RUMMY_RATE_LIMITS: per budget, the limits (flask-limiter notation, "," between several) of one
+# credential, or of one client IP for anonymous calls (docs/threat-model.md "Rate limits").
+# `create`: POST /v1/games and /v1/games/import together; `action`: POST .../actions;
+# `general`: every limited route together (all but /health, /ready, /metrics, docs, static).
+DEFAULT_RATE_LIMITS = {"create": "30/minute", "action": "20/second", "general": "50/second"}
+RATE_LIMITS_OFF = "off"
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The budgets of the rate limiter: limit strings such as "20/second" or
+    "20/second,600/minute" per budget name (DEFAULT_RATE_LIMITS' keys)."""
+
+    create: str = DEFAULT_RATE_LIMITS["create"]
+    action: str = DEFAULT_RATE_LIMITS["action"]
+    general: str = DEFAULT_RATE_LIMITS["general"]
+
+    @classmethod
+    def parse(cls, text: str) -> "RateLimits | None":
+        """`text` as RUMMY_RATE_LIMITS gives it: "off" -> None (no limit at all); else
+        "name=limits" items separated by ";" (e.g. "create=10/minute; action=5/second,100/minute"),
+        names from DEFAULT_RATE_LIMITS, each unnamed budget keeping its default; "" -> the
+        defaults. Raises ValueError for an unknown name or a limit flask-limiter cannot read."""
+        if text.strip().lower() == RATE_LIMITS_OFF:
+            return None
+        budgets = dict(DEFAULT_RATE_LIMITS)
+        for item in filter(None, (part.strip() for part in text.split(";"))):
+            name, _, value = (piece.strip() for piece in item.partition("="))
+            if name not in budgets or not value:
+                raise ValueError(f"RUMMY_RATE_LIMITS: {item!r} is not name=limits with a name "
+                                 f"among {', '.join(budgets)} (or 'off')")
+            try:
+                parse_many(value)
+            except ValueError:
+                raise ValueError(f"RUMMY_RATE_LIMITS: {value!r} is not a limit such as "
+                                 "'20/second' or '30/minute,500/hour'") from None
+            budgets[name] = value
+        return cls(**budgets)
+
+
+def trusted_networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """RUMMY_TRUSTED_PROXIES: a comma list of IPs or CIDRs (e.g. "10.0.0.0/8, ::1") -> the
+    networks whose X-Forwarded-For is believed. Raises ValueError for anything else."""
+    try:
+        return tuple(ipaddress.ip_network(part.strip(), strict=False)
+                     for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ValueError(f"RUMMY_TRUSTED_PROXIES must be a comma list of IPs or CIDRs, not "
+                         f"{text!r}") from None
 
 
 @dataclass(frozen=True)
@@ -42,6 +94,9 @@ class Settings:
     plus long polls one bearer token may hold; `max_streams_per_ip`
     (RUMMY_MAX_STREAMS_PER_IP, 64): those of the anonymous callers of one client address
     (docs/streams.md "Caps").
+    `rate_limits` (RUMMY_RATE_LIMITS, DEFAULT_RATE_LIMITS): the rate limiter's budgets, None
+    for "off" (RateLimits.parse gives the format). `trusted_proxies` (RUMMY_TRUSTED_PROXIES,
+    none): the peers whose X-Forwarded-For names the client (trusted_networks).
     Every duration is a number > 0 and every cap an integer > 0; anything else raises
     ValueError.
     """
@@ -61,6 +116,8 @@ class Settings:
     max_streams_per_credential: int = 8
     max_streams_per_ip: int = 64
     secret: str = field(default=PROCESS_SECRET, repr=False)
+    rate_limits: RateLimits | None = RateLimits()
+    trusted_proxies: tuple = ()
 
     def __post_init__(self) -> None:
         key = self.admin_key
@@ -107,7 +164,10 @@ class Settings:
         return cls(redis_url=env.get("REDIS_URL") or None,
                    admin_key=env.get("RUMMY_ADMIN_KEY") or None,
                    archive_dir=env.get("RUMMY_ARCHIVE_DIR") or None,
-                   secret=secret or PROCESS_SECRET, **numbers, **caps)
+                   secret=secret or PROCESS_SECRET,
+                   rate_limits=RateLimits.parse(env.get("RUMMY_RATE_LIMITS") or ""),
+                   trusted_proxies=trusted_networks(env.get("RUMMY_TRUSTED_PROXIES") or ""),
+                   **numbers, **caps)
 
 
 def _number(env: Mapping[str, str], name: str, default: float) -> float:

@@ -50,11 +50,22 @@ def fingerprint(seat: int | None, action: dict) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def seeded_rng_seed(secret: str, seed: int) -> str:
-    """The decision seed of a game created with the client's `seed`: HMAC-SHA256(server secret,
-    str(seed)) in hex (docs/architecture.md §2 "Seeds"). The same seed on a server with the
-    same secret deals the same game; the seed alone does not reveal the cards."""
-    return hmac.new(secret.encode(), str(seed).encode(), hashlib.sha256).hexdigest()
+def seeded_rng_seed(secret: str, seed: int, game_id: str | None = None) -> str:
+    """The decision seed of a game created with the client's `seed`, in hex
+    (docs/architecture.md §2 "Seeds", docs/threat-model.md).
+
+    With `game_id` (a seed given without the server admin key): HMAC-SHA256(server secret,
+    f"{game_id}:{seed}"), so no two games share a deal and a finished game's replay tells
+    nothing of another game with the same seed (issue 7 item 1). Without (the server admin
+    key's seeds): HMAC-SHA256(server secret, str(seed)), the same deals on a server with the
+    same secret. The seed alone never reveals the cards."""
+    message = str(seed) if game_id is None else f"{game_id}:{seed}"
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def new_game_id() -> str:
+    """A fresh game id: 16 hex digits (64 bits from `secrets`)."""
+    return secrets.token_hex(8)
 
 
 def decision_rng(rng_seed: str, expected_version: int) -> random.Random:
@@ -72,26 +83,32 @@ class GameService(GameReads):
         "level", "token" (human seats, shown once)}]}`.
 
         `seats`: `{"kind": "human"|"bot", "name"?, "level"? ("random"|"basic"|"strong", bots)}`
-        per seat (R1.1). `seed` makes the deals reproducible on a server with the same secret
-        (RUMMY_SECRET): the decision seed is `seeded_rng_seed(secret, seed)`. `position`
-        (FORMAT.md) needs the server admin key. `clock`: the turn clock (service.clock.
-        clock_event: a partial object takes the defaults), recorded as a ClockSet event right
-        after the game's first event. Raises UnsupportedProfile, ValueError (naming a bad
-        clock field), RuleViolation (position), Forbidden (position without the admin key)."""
+        per seat (R1.1). `seed`: with the server admin key (`admin_key`) the deals are
+        reproducible on a server with the same secret (RUMMY_SECRET), the decision seed being
+        `seeded_rng_seed(secret, seed)`; without it the seed is mixed with the new game's id,
+        so no two games share a deal (docs/threat-model.md). `position` (FORMAT.md) needs the
+        server admin key. `clock`: the turn clock (service.clock.clock_event: a partial object
+        takes the defaults), recorded as a ClockSet event right after the game's first event.
+        Raises UnsupportedProfile, ValueError (naming a bad clock field), RuleViolation
+        (position), Forbidden (position without the admin key)."""
         rule_profile = RuleProfile.from_json(profile)
         timing = clock_event(clock, self.offer_deadline_s)
         specs = seat_specs(seats, rule_profile.players)
-        rng_seed = (seeded_rng_seed(self.secret, seed) if seed is not None
-                    else secrets.token_hex(16))
+        game_id, server_admin = new_game_id(), is_admin_key(admin_key, self.admin_key)
+        if seed is None:
+            rng_seed, origin = secrets.token_hex(16), "random"
+        else:
+            rng_seed = seeded_rng_seed(self.secret, seed, None if server_admin else game_id)
+            origin = "seeded"
         rng = decision_rng(rng_seed, 0)
         if position is not None:
-            if not is_admin_key(admin_key, self.admin_key):
+            if not server_admin:
                 raise Forbidden("Starting from a position needs the server admin key.")
             events, origin = start_from_position(position, rng), "position"
         else:
-            events, origin = start_game(rule_profile, len(specs), rng, seed=rng_seed), "new"
+            events = start_game(rule_profile, len(specs), rng, seed=rng_seed)
         events = [events[0], timing, *events[1:]]  # the clock right after the game's start
-        return self._create(specs, [event_to_dict(e) for e in events], rng_seed, origin)
+        return self._create(game_id, specs, [event_to_dict(e) for e in events], rng_seed, origin)
 
     def import_game(self, record: dict, admin_key: str | None) -> dict:
         """Re-create an exported game (service.queries export format) under a new id, with new
@@ -116,7 +133,7 @@ class GameService(GameReads):
             raise ValueError("the record's events do not keep the 107 cards of the deck, each "
                              "in one place (R1.2, R1.4)")
         specs = seat_specs(record.get("seats"), state.seats)
-        return self._create(specs, raw, secrets.token_hex(16), "import")
+        return self._create(new_game_id(), specs, raw, secrets.token_hex(16), "import")
 
     def act(self, game_id: str, principal: Principal, action: dict,
             idempotency_key: str | None = None, if_match: int | None = None) -> tuple[int, dict]:
@@ -131,7 +148,8 @@ class GameService(GameReads):
         then (domain.control)."""
         seat = self._seat_of(principal)
         version, state = self.play(game_id, seat, action, idempotency_key, if_match, human=True)
-        return version, self.with_deadline(game_id, version, state, seat_view(state, seat))
+        return version, self.with_deadline(game_id, version, state,
+                                           self._with_origin(game_id, seat_view(state, seat)))
 
     def play(self, game_id: str, seat: int, action: dict, idempotency_key: str | None = None,
              if_match: int | None = None, known: tuple[int, object] | None = None,
@@ -236,8 +254,9 @@ class GameService(GameReads):
         """Whether an offer was opened or closed after version `since`."""
         return any(e.type in OFFER_EVENTS for e in self.store.read(game_id, after=since))
 
-    def _create(self, specs: list[dict], events: list[dict], rng_seed: str, origin: str) -> dict:
-        game_id, created_ms = secrets.token_hex(8), int(time.time() * 1000)
+    def _create(self, game_id: str, specs: list[dict], events: list[dict], rng_seed: str,
+                origin: str) -> dict:
+        created_ms = int(time.time() * 1000)
         tokens = {s["seat"]: new_token() for s in specs if s["kind"] == "human"}
         admin_token = new_token()
         record = GameRecord(

@@ -62,9 +62,11 @@ class GameReads:
         self._deadlines = DeadlineCache()
         self.clock = ServerClock(schedule)
 
-    def authenticate(self, game_id: str, bearer: str | None) -> Principal:
-        """The caller of `game_id` with `bearer` token. Raises GameNotFound, Unauthorized."""
-        return authenticate(self.records.get(game_id), bearer, self.admin_key)
+    def authenticate(self, game_id: str, bearer: str | None,
+                     given_key: str | None = None) -> Principal:
+        """The caller of `game_id` with `bearer` token and `given_key` (an X-Admin-Key header;
+        service.principal.authenticate). Raises GameNotFound, Unauthorized."""
+        return authenticate(self.records.get(game_id), bearer, self.admin_key, given_key)
 
     def load(self, game_id: str, upto: int | None = None) -> tuple[int, object]:
         """(version, GameState) of the game, after event `upto` if given. Raises GameNotFound."""
@@ -123,29 +125,36 @@ class GameReads:
         return self.index.page(status, limit, cursor)
 
     def public_view(self, game_id: str) -> tuple[int, dict]:
-        """(version, the public table: no hand, no stock order). Raises GameNotFound."""
+        """(version, the public table: no hand, no stock order; with the game's `origin`).
+        Raises GameNotFound."""
         version, state = self.load(game_id)
-        return version, self.with_deadline(game_id, version, state, public_view(state))
+        return version, self.with_deadline(game_id, version, state,
+                                           self._with_origin(game_id, public_view(state)))
 
     def seat_view(self, game_id: str, principal: Principal) -> tuple[int, dict]:
         """(version, the caller's seat view with its legal actions). Raises GameNotFound,
         Unauthorized (no token), Forbidden (a token without a seat: the admin's)."""
         seat = self._seat_of(principal)
         version, state = self.load(game_id)
-        return version, self.with_deadline(game_id, version, state, seat_view(state, seat))
+        return version, self.with_deadline(game_id, version, state,
+                                           self._with_origin(game_id, seat_view(state, seat)))
 
     def events(self, game_id: str, principal: Principal, after: int = 0, wait_s: float = 0) -> list[dict]:
         """The events after version `after`, as the caller may see them (DESIGN §2.4): redacted
-        for a seat or the public, whole for the admin. Each carries `"version"`. With `wait_s`
-        > 0 it blocks up to that many seconds (capped at `max_wait_s`) until one exists, and
-        returns what there is at once while draining (shutdown). Raises GameNotFound."""
+        for a seat or the public (the game's admin token too while the game is live), whole
+        for the server admin key and, once the game is finished, for the game's admin token
+        (docs/threat-model.md). Each carries `"version"`. With `wait_s` > 0 it blocks up to
+        that many seconds (capped at `max_wait_s`) until one exists, and returns what there is
+        at once while draining (shutdown). Raises GameNotFound."""
         self.records.get(game_id)
         wait_s = min(max(wait_s, 0), self.max_wait_s)
         stored = self.store.wait(game_id, after, wait_s) if wait_s else self.store.read(game_id, after)
+        # Read after the events: a game finished now was finished for each of them too.
+        whole = principal.server or (principal.admin and self._finished(game_id))
         shown = []
         for event in stored:
             raw = {"type": event.type, "schema": event.schema, "data": event.data}
-            shown.append({**(raw if principal.admin else redact(raw, principal.seat)),
+            shown.append({**(raw if whole else redact(raw, principal.seat)),
                           "version": event.version, "recorded_at": rfc3339(event.recorded_at)})
         return shown
 
@@ -161,10 +170,12 @@ class GameReads:
     def replay(self, game_id: str, principal: Principal, version: int | None = None,
                at_ms: int | None = None) -> dict:
         """The table after event `version`, or after the last event recorded at or before
-        `at_ms` (ms since the epoch) (DESIGN §2.5), with `"version"` and that event's
-        `"recorded_at"`: the full table for a finished game or the admin, the caller's seat
-        view at that version for a seat, the public view for no token. Raises GameNotFound,
-        ValueError (no such version, no event that early, or neither or both given)."""
+        `at_ms` (ms since the epoch) (DESIGN §2.5), with `"version"`, that event's
+        `"recorded_at"` and the game's `origin`: the full table for a finished game or the
+        server admin key, the caller's seat view at that version for a seat, the public view
+        for no token and for the game's admin token of a live game (docs/threat-model.md).
+        Raises GameNotFound, ValueError (no such version, no event that early, or neither or
+        both given)."""
         current, now = self.load(game_id)
         if (version is None) == (at_ms is None):
             raise ValueError("give either version or at")
@@ -174,13 +185,13 @@ class GameReads:
             raise ValueError(f"version must be between 1 and {current}")
         recorded = self.store.read(game_id, after=version - 1, upto=version)[0].recorded_at
         _, state = self.load(game_id, upto=version)
-        if principal.admin or awaiting(now).status == "finished":
+        if principal.server or awaiting(now).status == "finished":
             view = full_view(state)
         elif principal.seat is not None:
             view = seat_view(state, principal.seat)
         else:
             view = public_view(state)
-        view = self.with_deadline(game_id, version, state, view)
+        view = self.with_deadline(game_id, version, state, self._with_origin(game_id, view))
         return {**view, "version": version, "recorded_at": rfc3339(recorded)}
 
     def _version_at(self, game_id: str, at_ms: int) -> int:
@@ -196,23 +207,34 @@ class GameReads:
         return found
 
     def export(self, game_id: str, principal: Principal) -> dict:
-        """The full record of a finished game (the admin: any game): `{"format",
+        """The full record of a finished game (the server admin key: any game): `{"format",
         "format_version", "id", "created_ms", "seats", "version", "events": [{"version",
         "type", "schema", "data"}]}`. No token hash; the events are whole, so `GameCreated`
         carries the game's decision seed (harmless once the game is over; a seeded game's seed
         is an HMAC of the client's seed, docs/architecture.md §2 "Seeds"). Raises GameNotFound,
-        Unauthorized (no token), Forbidden (a seat of a game not finished)."""
+        Unauthorized (no token), Forbidden (a seat's or the game's admin token of a game not
+        finished)."""
         record = self.records.get(game_id)
-        if not principal.admin:
-            if principal.seat is None:
+        if not principal.server:
+            if principal.seat is None and not principal.admin:
                 raise Unauthorized("Exporting a game needs a token of that game.")
-            if awaiting(self.load(game_id)[1]).status != "finished":
-                raise Forbidden("Only a finished game can be exported (or by its admin).")
+            if not self._finished(game_id):
+                raise Forbidden("Only a finished game can be exported (a live one only with "
+                                "the server admin key).")
         events = [{**event.to_dict(), "recorded_at": rfc3339(event.recorded_at)}
                   for event in self.store.read(game_id)]
         return {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
                 "created_ms": record.created_ms, "seats": record.public_seats(),
                 "version": events[-1]["version"] if events else 0, "events": events}
+
+    def _finished(self, game_id: str) -> bool:
+        """Whether the game is finished (it never goes back). Raises GameNotFound."""
+        return awaiting(self.load(game_id)[1]).status == "finished"
+
+    def _with_origin(self, game_id: str, view: dict) -> dict:
+        """`view` with the game's `origin` (service.records.ORIGINS), so players know whether
+        a seed or a position chose their deal."""
+        return {**view, "origin": self.records.get(game_id).origin}
 
     @staticmethod
     def _seat_of(principal: Principal) -> int:

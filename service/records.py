@@ -23,7 +23,7 @@ class GameRecord:
     `seats`: one `{"seat", "kind": "human"|"bot", "name", "level"}` per seat. `created_ms`:
     creation time, ms since the epoch. `rng_seed`: the secret seed of every decision's RNG
     (docs/architecture.md §2 "Seeds"). `admin_hash` / `seat_hashes`: SHA-256 of the tokens
-    (service.tokens). `origin`: "new", "position" or "import".
+    (service.tokens). `origin`: how the game began, one of ORIGINS (docs/threat-model.md).
     """
 
     id: str
@@ -32,7 +32,7 @@ class GameRecord:
     rng_seed: str
     admin_hash: str
     seat_hashes: dict[int, str] = field(default_factory=dict)
-    origin: str = "new"
+    origin: str = "random"
 
     def bot_seats(self, state=None) -> tuple[int, ...]:
         """The seats a bot plays: the bot seats, and with the folded `state` also the seats
@@ -108,4 +108,20 @@ class RecordStore:
             created_ms=int(fields["created_ms"]), rng_seed=fields["rng_seed"],
             admin_hash=fields["admin_hash"],
             seat_hashes={int(seat): digest for seat, digest in json.loads(fields["seat_hashes"]).items()},
-            origin=fields["origin"])
+            origin=stored_origin(fields["origin"], fields["rng_seed"]))
+
+
+# How a game began: a secret random deal, a client's seed (mixed with the game id unless the
+# server admin key gave it), a starting position, an imported record, a fork, a rematch.
+ORIGINS = ("random", "seeded", "position", "import", "fork", "rematch")
+# Records written before origins were told apart: "new" for a random or a seeded game.
+SEEDED_RNG_SEED_LENGTH = 64  # an HMAC-SHA256 in hex; a random decision seed has 32 digits
+
+
+def stored_origin(origin: str, rng_seed: str) -> str:
+    """The origin (one of ORIGINS) of a record that stored `origin`: an old record's "new" is
+    "seeded" when its decision seed is an HMAC (service.games.seeded_rng_seed), else
+    "random"."""
+    if origin == "new":
+        return "seeded" if len(rng_seed) == SEEDED_RNG_SEED_LENGTH else "random"
+    return origin

@@ -200,7 +200,7 @@ class Retention:
         finished = awaiting(state).status == "finished"
         if finished != (due.status == "finished"):
             return "kept"  # the index is behind the stream: the next append or sweep fixes it
-        record = self.service.export(game_id, Principal(admin=True))
+        record = self.service.export(game_id, Principal(admin=True, server=True))
         if record["version"] != version:
             return "kept"
         if not finished:

@@ -55,7 +55,8 @@ def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo
               help="Base URL of the running service.")
 @click.option("--level", "levels", multiple=True, type=click.Choice(BOT_LEVELS),
               help="Level of each seat (repeat up to 4 times; the last one fills the rest).")
-@click.option("--seed", type=int, default=None, help="Seed of the game (reproducible deal).")
+@click.option("--seed", type=int, default=None, help="Seed of the game (mixed with the game id: no two games share a deal; "
+                   "reproducible deals need the server admin key, docs/threat-model.md).")
 @click.option("--timeout", type=float, default=300, show_default=True,
               help="Seconds to wait for the game to finish.")
 def play_bots(url: str, levels: tuple[str, ...], seed: int | None, timeout: float) -> None:

@@ -50,6 +50,7 @@ _WINDOW_SETS[None] = frozenset()        # a run slot with no candidate window ho
 POSITION_CODES = {s: (None,) + tuple(card_at(n, s) for n in range(1, ACE_HIGH + 1))
                   for s in SUITS}
 # Bit n of a suit mask = rank number n held (an ace sets bits 1 and 14).
+SUIT_INDEX = {code: SUITS.index(SUIT[code]) for code in NUM}
 BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for code in NUM}
 _POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
 RANK_CODES = {n: tuple(card_at(n, s) for s in SUITS) for n in range(1, 14)}
@@ -288,13 +289,24 @@ def _framed_candidates(kinds, naturals):
     n_runs = len(kinds) - n_groups
     ranks, rank_cut = _group_candidates(naturals, n_groups + 1) if n_groups else ((), None)
     if n_runs:
-        run_cands, window_cut = _run_candidates(naturals, n_runs + 2)
-        codes = frozenset().union(*(_WINDOW_SETS[w] for w in run_cands))
+        masks = [0, 0, 0, 0]
+        for code in naturals:
+            masks[SUIT_INDEX[code]] |= BIT[code]
+        run_sets, window_cut, codes = _run_choice(n_runs, *masks)
     else:
-        run_cands, window_cut, codes = (), None, None
-    run_sets = [runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs)]
+        run_sets, window_cut, codes = ((),), None, None
     frame = Frame(frozenset(ranks) if n_groups else None, rank_cut, codes, window_cut)
     return list(combinations(ranks, n_groups)), run_sets, frame
+
+
+@lru_cache(maxsize=4096)  # hands one card apart share most suit masks
+def _run_choice(n_runs, *masks):
+    """``(run sets, window cut, codes of the candidate windows)`` for the suits' rank masks
+    (in SUITS order): see `_run_candidates` and `frame.Frame`."""
+    run_cands, window_cut = _run_candidates(masks, n_runs + 2)
+    codes = frozenset().union(*(_WINDOW_SETS[w] for w in run_cands))
+    run_sets = tuple(runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs))
+    return run_sets, window_cut, codes
 
 
 def _group_candidates(naturals, k):
@@ -309,14 +321,12 @@ def _group_candidates(naturals, k):
     return tuple(rank for _, _, rank in ranked), ranked[-1]
 
 
-def _run_candidates(naturals, k):
+def _run_candidates(masks, k):
     """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None, and
-    the key ``(-held, low, suit)`` of the last one (None when padded)."""
-    masks = dict.fromkeys(SUITS, 0)
-    for code in naturals:
-        masks[SUIT[code]] |= BIT[code]
+    the key ``(-held, low, suit)`` of the last one (None when padded). ``masks``: per suit
+    (SUITS order), the bits of the rank positions held (see `BIT`)."""
     windows = []
-    for suit, mask in masks.items():
+    for suit, mask in zip(SUITS, masks):
         windows += _suit_windows(suit, mask)
     windows.sort()
     chosen = tuple((s, low) for _, low, s in windows[:k])

@@ -23,7 +23,7 @@ def e2e_env(redis_url):
     """The environment of the API and worker processes."""
     redis.Redis.from_url(redis_url).flushdb()
     return {**os.environ, "REDIS_URL": redis_url, "RUMMY_ADMIN_KEY": ADMIN_KEY,
-            "RUMMY_SECRET": SECRET,
+            "RUMMY_SECRET": SECRET, "RUMMY_RATE_LIMITS": "off",  # the tests play at full speed
             "RUMMY_OFFER_DEADLINE_S": str(OFFER_DEADLINE_S), "RUMMY_SWEEP_INTERVAL_S": "1",
             "RUMMY_SWEEP_STALE_S": "3", "WEB_CONCURRENCY": "2", "PYTHONUNBUFFERED": "1"}
 

@@ -23,8 +23,9 @@ def active_token(client, game: dict) -> str:
 
 @pytest.fixture
 def app(service):
-    """The API on the test server's GameService, with short SSE limits."""
-    return create_app({"RUMMY_SERVICE": service, "TESTING": True,
+    """The API on the test server's GameService, with short SSE limits and no rate limit
+    (tests/integration/test_rate_limits.py builds its own)."""
+    return create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
                        "RUMMY_SSE_MAX_S": 1.0, "RUMMY_SSE_HEARTBEAT_S": 0.2})
 
 

@@ -11,9 +11,10 @@ from workers import runtime
 
 
 @pytest.fixture
-def wiring(redis_url, redis_client):
-    """The jobs' wiring on the test server with the RQ hook (jobs are enqueued, not run)."""
-    wired = wire(Settings(redis_url=redis_url, offer_deadline_s=60))
+def wiring(redis_url, redis_client, admin_key):
+    """The jobs' wiring on the test server with the RQ hook (jobs are enqueued, not run);
+    its server admin key is `admin_key` (reproducible seeds)."""
+    wired = wire(Settings(redis_url=redis_url, offer_deadline_s=60, admin_key=admin_key))
     install(wired)
     runtime.use(wired)
     yield wired

@@ -1,6 +1,7 @@
 """Every endpoint, called with no token, another game's token, another seat's token, the own
-seat's token and the game's admin token: the right status, no response showing another seat's
-cards or the stock order, and only the right token can act."""
+seat's token, the game's admin token and the server admin key: the right status, no response
+showing another seat's cards or the stock order (to any caller but the server admin key while
+the game is live: issue 7 item 8), and only the right token can act."""
 import json
 
 import pytest
@@ -9,28 +10,29 @@ from api import create_app
 from tests.integration.api_client import HUMANS, bearer
 from tests.integration.records import finished_record
 
-CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin")
+CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin", "server")
 # endpoint -> expected status per caller, in the order of CALLERS
 READS = {
-    "GET /v1/games": (200, 200, 200, 200, 200),
-    "GET /v1/games/{id}": (200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403),
-    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200),
-    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200),
-    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200),
-    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200),
-    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200),
-    "GET /v1/games/{id}/export": (401, 401, 403, 403, 200),
-    "GET /health": (200,) * 5,
-    "GET /ready": (200,) * 5,
-    "GET /metrics": (200,) * 5,
-    "GET /openapi.json": (200,) * 5,
+    "GET /v1/games": (200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}": (200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403, 403),
+    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200, 200),
+    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200, 200),
+    "GET /v1/games/{id}/export": (401, 401, 403, 403, 403, 200),
+    "GET /health": (200,) * 6,
+    "GET /ready": (200,) * 6,
+    "GET /metrics": (200,) * 6,
+    "GET /openapi.json": (200,) * 6,
 }
 
 
 @pytest.fixture
 def client(service):
-    app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_SSE_MAX_S": 0.2,
+    app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
+                      "RUMMY_SSE_MAX_S": 0.2,
                       "RUMMY_SSE_HEARTBEAT_S": 0.05})
     return app.test_client()
 
@@ -39,8 +41,13 @@ def post_action(client, game_id, token, action):
     return client.post(f"/v1/games/{game_id}/actions", json=action, headers=bearer(token))
 
 
+def credentials(caller):
+    """The headers of a caller of `table["callers"]`: a bearer token or the server admin key."""
+    return caller if isinstance(caller, dict) else bearer(caller)
+
+
 @pytest.fixture
-def table(client):
+def table(client, admin_key):
     """Game A after a stock draw through a buy offer (a hidden card in a seat's hand), game B,
     the tokens of each caller, and A's full state (hands and stock) at the deal and now."""
     a, b = (client.post("/v1/games", json={"seats": HUMANS, "seed": s}).get_json() for s in (3, 4))
@@ -51,12 +58,13 @@ def table(client):
         seat = public["awaiting"]["seats"][0]
         assert post_action(client, gid, tokens[seat], {"type": "pass"}).status_code == 200
     now = public["version"]
-    full = [client.get(f"/v1/games/{gid}/replay?version={v}", headers=bearer(a["admin_token"]))
-            .get_json() for v in (2, now)]
+    server = {"X-Admin-Key": admin_key}
+    full = [client.get(f"/v1/games/{gid}/replay?version={v}", headers=server).get_json()
+            for v in (2, now)]
     seat = public["turn"]
     callers = dict(zip(CALLERS, (None, b["seats"][0]["token"], tokens[(seat + 1) % 4],
-                                 tokens[seat], a["admin_token"])))
-    seats = dict(zip(CALLERS, (None, None, (seat + 1) % 4, seat, None)))
+                                 tokens[seat], a["admin_token"], server)))
+    seats = dict(zip(CALLERS, (None, None, (seat + 1) % 4, seat, None, None)))
     return {"id": gid, "now": now, "full": full, "callers": callers, "seats": seats}
 
 
@@ -102,38 +110,38 @@ def test_each_caller_gets_the_right_status_and_never_sees_hidden_cards(client, t
     method, path = endpoint.split(" ")
     url = path.format(id=table["id"], now=table["now"])
     for caller, expected in zip(CALLERS, READS[endpoint]):
-        response = client.open(url, method=method, headers=bearer(table["callers"][caller]))
+        response = client.open(url, method=method, headers=credentials(table["callers"][caller]))
         assert response.status_code == expected, (caller, response.get_data(as_text=True)[:300])
-        if caller == "admin" or response.status_code >= 300:
+        if caller == "server" or response.status_code >= 300:
             continue
         for document in bodies(response):
             assert not leaks(document, table["seats"][caller], table["full"]), (caller, document)
 
 
 def test_a_stock_card_drawn_is_hidden_from_every_other_caller(client, table):
-    admin_feed = client.get(f"/v1/games/{table['id']}/events",
-                            headers=bearer(table["callers"]["admin"])).get_json()["events"]
-    drawn = [e for e in admin_feed if e["type"] == "CardDrawn" and e["data"]["source"] == "stock"]
+    server_feed = client.get(f"/v1/games/{table['id']}/events",
+                             headers=table["callers"]["server"]).get_json()["events"]
+    drawn = [e for e in server_feed if e["type"] == "CardDrawn" and e["data"]["source"] == "stock"]
     assert drawn and drawn[-1]["data"]["card"]
-    for caller in ("nobody", "other_seat", "own_seat"):
+    for caller in ("nobody", "other_seat", "own_seat", "admin"):
         feed = client.get(f"/v1/games/{table['id']}/events",
                           headers=bearer(table["callers"][caller])).get_json()["events"]
         cards = [e["data"]["card"] for e in feed if e["type"] == "CardDrawn"]
         assert cards == ([drawn[-1]["data"]["card"]] if caller == "own_seat" else [None])
 
 
-def test_a_penalty_card_is_shown_to_its_buyer_only(client):
+def test_a_penalty_card_is_shown_to_its_buyer_only(client, admin_key):
     game = client.post("/v1/games", json={"seats": HUMANS, "seed": 5}).get_json()
     gid, tokens = game["id"], [s["token"] for s in game["seats"]]
     turn = client.get(f"/v1/games/{gid}").get_json()["turn"]
     assert post_action(client, gid, tokens[turn], {"type": "draw", "from": "stock"}).status_code == 200
     buyer = client.get(f"/v1/games/{gid}").get_json()["awaiting"]["seats"][0]
     assert post_action(client, gid, tokens[buyer], {"type": "buy"}).status_code == 200
-    admin_feed = client.get(f"/v1/games/{gid}/events",
-                            headers=bearer(game["admin_token"])).get_json()["events"]
-    penalty = next(e["data"]["penalty"] for e in admin_feed if e["type"] == "CardBought")
+    server_feed = client.get(f"/v1/games/{gid}/events",
+                             headers={"X-Admin-Key": admin_key}).get_json()["events"]
+    penalty = next(e["data"]["penalty"] for e in server_feed if e["type"] == "CardBought")
     assert penalty  # R6.3: the buyer took a stock card
-    for seat, token in [(None, None)] + list(enumerate(tokens)):
+    for seat, token in [(None, None), (None, game["admin_token"])] + list(enumerate(tokens)):
         feed = client.get(f"/v1/games/{gid}/events", headers=bearer(token)).get_json()["events"]
         seen = [e["data"]["penalty"] for e in feed if e["type"] == "CardBought"]
         assert seen == ([penalty] if seat == buyer else [None]), seat
@@ -142,9 +150,9 @@ def test_a_penalty_card_is_shown_to_its_buyer_only(client):
 # seat control (docs/clock.md): expected status per caller, in the order of CALLERS; walked in
 # this order on one game (each write changes no card)
 CONTROL = {
-    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403),
-    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403),
-    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200),
+    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403, 403),
+    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403, 403),
+    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200, 422),  # the server's: aborted already
 }
 
 
@@ -155,7 +163,7 @@ def test_seat_control_answers_each_caller_rightly_and_never_shows_hidden_cards(c
         for caller, expected in zip(CALLERS, statuses):
             response = client.open(url, method=method, headers=bearer(table["callers"][caller]))
             assert response.status_code == expected, (endpoint, caller, response.get_json())
-            if caller != "admin" and response.status_code < 300:
+            if caller != "server" and response.status_code < 300:
                 for document in bodies(response):
                     assert not leaks(document, table["seats"][caller], table["full"]), document
 
@@ -174,7 +182,7 @@ def test_only_the_active_seats_own_token_can_act(client, table):
 
 def test_positions_and_imports_need_the_server_admin_key_not_a_game_token(client, table, admin_key):
     record = finished_record()
-    for caller in CALLERS:
+    for caller in CALLERS[:-1]:
         headers = bearer(table["callers"][caller])
         assert client.post("/v1/games/import", json=record, headers=headers).status_code == 403
         body = {"seats": HUMANS, "position": {"deal": {"round": 1, "dealer": 0}}}
@@ -183,7 +191,7 @@ def test_positions_and_imports_need_the_server_admin_key_not_a_game_token(client
     assert imported.status_code == 201
 
 
-def test_the_leak_check_sees_hands_and_stock_in_the_admins_full_table(table):
+def test_the_leak_check_sees_hands_and_stock_in_the_server_admins_full_table(table):
     full_now = table["full"][1]
     assert leaks({"hand": full_now["hands"][2]}, 0, table["full"])
     assert leaks({"cards": full_now["stock"][5:9]}, 0, table["full"])

@@ -89,8 +89,8 @@ def test_a_token_of_another_game_or_no_game_is_refused(service, game):
         service.public_view("nope")
 
 
-def test_the_same_seed_deals_the_same_game(service):
-    one, two = service.create_game(HUMANS, seed=11), service.create_game(HUMANS, seed=11)
+def test_the_same_seed_with_the_server_admin_key_deals_the_same_game(service, admin_key):
+    one, two = (service.create_game(HUMANS, seed=11, admin_key=admin_key) for _ in range(2))
     views = [service.seat_view(game["id"], seat(0)) for game in (one, two)]
     for _, view in views:  # each turn's deadline counts from its own game's deal
         assert view["awaiting"].pop("deadline") is not None
@@ -168,7 +168,9 @@ def test_event_feeds_hide_other_hands_and_the_stock(service, game):
         assert [e["version"] for e in feed] == list(range(1, service.store.version(game["id"]) + 1))
         dealt = next(e for e in feed if e["type"] == "RoundDealt")
         assert "deck" not in dealt["data"]
-    full = service.events(game["id"], Principal(admin=True))
+    live_admin = service.events(game["id"], Principal(admin=True))  # issue 7 item 8
+    assert "deck" not in next(e for e in live_admin if e["type"] == "RoundDealt")["data"]
+    full = service.events(game["id"], Principal(admin=True, server=True))
     assert "deck" in next(e for e in full if e["type"] == "RoundDealt")["data"]
 
 
@@ -194,17 +196,21 @@ def test_replay_shows_the_callers_view_at_that_version(service, game):
     assert replayed.pop("recorded_at").endswith("Z")
     assert replayed == {**view, "version": version}
     assert "hand" not in service.replay(game["id"], Principal(), version)
-    full = service.replay(game["id"], Principal(admin=True), version)
+    live_admin = service.replay(game["id"], Principal(admin=True), version)
+    assert live_admin == service.replay(game["id"], Principal(), version)  # issue 7 item 8
+    full = service.replay(game["id"], Principal(admin=True, server=True), version)
     assert len(full["hands"]) == 4 and "stock" in full
     with pytest.raises(ValueError):
         service.replay(game["id"], seat(0), service.store.version(game["id"]) + 1)
 
 
-def test_export_needs_a_finished_game_or_the_admin_and_import_recreates_it(service, game, admin_key):
+def test_export_needs_a_finished_game_or_the_server_admin_and_import_recreates_it(service, game,
+                                                                                  admin_key):
     play(service, game["id"], 20, random.Random(3))
-    with pytest.raises(Forbidden):
-        service.export(game["id"], seat(0))
-    unfinished = service.export(game["id"], Principal(admin=True))
+    for caller in (seat(0), Principal(admin=True)):
+        with pytest.raises(Forbidden):
+            service.export(game["id"], caller)
+    unfinished = service.export(game["id"], Principal(admin=True, server=True))
     with pytest.raises(ValueError, match="finished"):
         service.import_game(unfinished, admin_key=admin_key)
     finished = service.import_game(finished_record(), admin_key=admin_key)
@@ -302,13 +308,15 @@ def test_r2_3_a_known_seed_does_not_reveal_the_deal(service):
 
 
 def test_r2_3_the_same_seed_on_the_same_secret_deals_the_same_game_another_secret_does_not(
-        service, make_service, redis_url):
+        service, make_service, redis_url, admin_key):
     from service.bootstrap import wire
     from service.config import Settings
-    one, two = service.create_game(HUMANS, seed=7), make_service().create_game(HUMANS, seed=7)
+    one = service.create_game(HUMANS, seed=7, admin_key=admin_key)
+    two = make_service().create_game(HUMANS, seed=7, admin_key=admin_key)
     assert dealt_deck(service, one["id"]) == dealt_deck(service, two["id"])
-    other = wire(Settings(redis_url=redis_url, secret="another-secret")).service
-    three = other.create_game(HUMANS, seed=7)
+    other = wire(Settings(redis_url=redis_url, secret="another-secret",
+                          admin_key=admin_key)).service
+    three = other.create_game(HUMANS, seed=7, admin_key=admin_key)
     assert dealt_deck(service, three["id"]) != dealt_deck(service, one["id"])
 
 

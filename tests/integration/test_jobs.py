@@ -55,10 +55,11 @@ def test_a_stale_bot_job_does_nothing(wiring):
     assert event_types(wiring.service, game["id"]) == before
 
 
-def test_the_same_bot_choice_at_the_same_version(redis_url, wiring):
-    """The bot RNG derives from (seed, seat, version): a seeded game replays the same moves."""
-    first = wiring.service.create_game(BOTS, seed=5)
-    second = wiring.service.create_game(BOTS, seed=5)
+def test_the_same_bot_choice_at_the_same_version(redis_url, wiring, admin_key):
+    """The bot RNG derives from (seed, seat, version): a game seeded with the server admin key
+    replays the same moves."""
+    first = wiring.service.create_game(BOTS, seed=5, admin_key=admin_key)
+    second = wiring.service.create_game(BOTS, seed=5, admin_key=admin_key)
     for game in (first, second):  # however the time slices cut the round
         play_until_scoring(wiring.service, game["id"])
     assert event_types(wiring.service, first["id"]) == event_types(wiring.service, second["id"])

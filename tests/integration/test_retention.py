@@ -21,7 +21,7 @@ from tests.integration.api_client import PROBLEM, app, bearer, client  # noqa: F
 from tests.integration.records import finished_record
 
 HUMANS = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
-ADMIN = Principal(admin=True)
+ADMIN = Principal(admin=True, server=True)  # the server admin key: exports live games too
 
 
 @pytest.fixture

@@ -23,7 +23,8 @@ SEATS = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"},
 
 @pytest.fixture
 def app(service):
-    return create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_MAX_WAIT_S": 0.05,
+    return create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
+                       "RUMMY_MAX_WAIT_S": 0.05,
                        "RUMMY_SSE_MAX_S": 0.1, "RUMMY_SSE_HEARTBEAT_S": 0.05})
 
 

@@ -19,7 +19,8 @@ ANYONE, OTHER = "192.0.2.1", "192.0.2.2"  # client addresses as the app sees the
 
 @pytest.fixture
 def app(service):
-    return create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_SSE_MAX_S": 30.0,
+    return create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
+                       "RUMMY_SSE_MAX_S": 30.0,
                        "RUMMY_SSE_HEARTBEAT_S": 0.2, "RUMMY_MAX_WAIT_S": 0.3,
                        "RUMMY_MAX_STREAMS_PER_CREDENTIAL": 2, "RUMMY_MAX_STREAMS_PER_IP": 1})
 

@@ -283,3 +283,15 @@ def test_the_pre_check_never_rules_out_a_hand_that_opens(round_, seed):
 def card_number(code):
     """Rank number of a natural (ace 1)."""
     return ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K").index(code[:-1]) + 1
+
+
+def test_a_cached_opening_is_returned_as_new_lists():
+    """find_opening caches its search per hand; a caller changing the lists it got never
+    changes what the next caller gets (R4.2: the same opening, whole)."""
+    hand = ["7H", "7S", "7D", "KC", "KD", "KS", "2C"]
+    first = find_opening(1, hand)
+    expected = [list(meld) for meld in first]
+    first[0].append("XX")
+    first.append(["junk"])
+    again = find_opening(1, list(reversed(hand)))
+    assert again == expected and accepted(1, hand, again)

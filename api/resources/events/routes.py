@@ -13,7 +13,7 @@ from flask import current_app, json
 from werkzeug.wrappers import Response
 
 from api.caching import PRIVATE_HEADERS
-from api.auth import BEARER, principal, service
+from api.auth import ADMIN_KEY, BEARER, principal, service
 from api.resources import Blueprint
 from api.resources.events.caps import Slot, take_slot
 from service.store import StoreError
@@ -31,11 +31,12 @@ DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all 
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventPageSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404, 429, 503)
-@blp.doc(security=[{}, BEARER])
+@blp.doc(security=[{}, BEARER, ADMIN_KEY])
 def events(args, game_id):
     """The caller's events after version N, waiting up to S seconds for one
 
-    Redacted for the caller's seat, or for the public without a token; whole for the admin.
+    Redacted for the caller's seat, or for the public without a token and for a live game's
+    admin token; whole for the server admin key and, once the game is finished, the admin token.
 
     A waiting call (`wait` > 0) counts against the caller's cap of streams (429 beyond it).
 
@@ -55,7 +56,7 @@ def events(args, game_id):
 @blp.route("/<game_id>/stream", methods=["GET"])
 @blp.arguments(StreamArgsSchema, location="query")
 @blp.arguments(StreamHeadersSchema, location="headers")
-@blp.doc(security=[{}, BEARER])
+@blp.doc(security=[{}, BEARER, ADMIN_KEY])
 @blp.response(200, ServerSentEventSchema, content_type="text/event-stream",
               headers=PRIVATE_HEADERS,
               description="One event per version (schema: each event); comment heartbeats; "

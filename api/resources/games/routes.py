@@ -75,12 +75,12 @@ def get_view(game_id):
 @blp.arguments(t.ReplayArgsSchema, location="query")
 @blp.response(200, t.ReplaySchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404, 503)
-@blp.doc(security=[{}, BEARER])
+@blp.doc(security=[{}, BEARER, ADMIN_KEY])
 def replay(args, game_id):
-    """The table after event N, or at a time: full when finished or for the admin, else the
-    caller's view
+    """The table after event N, or at a time: full when finished or for the server admin key, else the caller's view
 
-    `?version=N`, or `?at=<RFC 3339>`: the last version recorded at or before that time.
+    `?version=N`, or `?at=<RFC 3339>`: the last version recorded at or before that time. A
+    live game's admin token gets the public table (docs/threat-model.md).
     """
     at = args.get("at")
     return service().replay(game_id, principal(game_id), args.get("version"),
@@ -90,9 +90,9 @@ def replay(args, game_id):
 @blp.route("/<game_id>/export", methods=["GET"])
 @blp.response(200, s.GameRecordSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404, 503)
-@blp.doc(security=[BEARER])
+@blp.doc(security=[BEARER, ADMIN_KEY])
 def export_game(game_id):
-    """The full record of a finished game"""
+    """The full record of a finished game (of any game with the server admin key)"""
     return service().export(game_id, principal(game_id))
 
 

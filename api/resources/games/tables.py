@@ -4,6 +4,7 @@ from marshmallow import fields, validate
 
 from api.resources.actions.schemas import ActionSchema, card
 from api.resources.fields import MAX_VERSION, integer
+from service.records import ORIGINS
 
 STATUS = ("playing", "scoring", "finished", "aborted")
 RFC3339_MS = {"format": "date-time", "example": "2026-11-30T20:36:49.123Z"}
@@ -84,6 +85,12 @@ class TableSchema(ma.Schema):
     """The public table: everything but the hands and the stock order."""
 
     version = fields.Integer(required=True)
+    origin = fields.String(
+        validate=validate.OneOf(ORIGINS),
+        metadata={"description": "How the game began: a secret random deal, a client's seed "
+                                 "(mixed with the game id unless the server admin key gave it, "
+                                 "so no other game shares the deal), a starting position, an "
+                                 "imported record, a fork or a rematch"})
     status = fields.String(required=True, validate=validate.OneOf(STATUS))
     round = fields.Integer(allow_none=True)
     contract = fields.List(fields.String())
@@ -141,7 +148,8 @@ class ReplayArgsSchema(ma.Schema):
 
 class ReplaySchema(TableSchema):
     """The table after event N: the full table (all hands, the stock top first) for a finished
-    game or the admin token, otherwise the caller's seat view at N."""
+    game or the server admin key, otherwise the caller's seat view at N (the public table for
+    no token and for the game's admin token)."""
 
     seat = seat()
     hand = fields.List(fields.String())
