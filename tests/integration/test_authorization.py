@@ -161,7 +161,8 @@ def test_seat_control_answers_each_caller_rightly_and_never_shows_hidden_cards(c
         method, path = endpoint.split(" ")
         url = path.format(id=table["id"], seat=table["seats"]["own_seat"])
         for caller, expected in zip(CALLERS, statuses):
-            response = client.open(url, method=method, headers=bearer(table["callers"][caller]))
+            response = client.open(url, method=method,
+                                   headers=credentials(table["callers"][caller]))
             assert response.status_code == expected, (endpoint, caller, response.get_json())
             if caller != "server" and response.status_code < 300:
                 for document in bodies(response):
