@@ -74,7 +74,7 @@ def test_anonymous_callers_are_capped_per_address_and_tokens_are_not(client, gam
 def test_a_finished_long_poll_gives_its_place_back(client, game, redis_client):
     token = game["seats"][0]["token"]
     for _ in range(3):  # more than the cap, one after another
-        response = client.get(f"/v1/games/{game['id']}/events?after=2&wait=0.3",
+        response = client.get(f"/v1/games/{game['id']}/events?after={game['version']}&wait=0.3",
                               headers=bearer(token))
         assert response.status_code == 200 and response.get_json()["events"] == []
     assert redis_client.zcard("rummy:streams:" + credential_holder(token)) == 0
@@ -110,6 +110,6 @@ def test_a_stream_ends_with_a_retry_hint_when_the_server_drains(app, service, re
     assert not reader.is_alive() and time.monotonic() - drained < 2
     assert lines[0].startswith("retry: ") and lines[-1].startswith("retry: ")
     started = time.monotonic()  # a long poll while draining answers at once
-    assert app.test_client().get(f"/v1/games/{game['id']}/events?after=2&wait=5").get_json() == {
+    assert app.test_client().get(f"/v1/games/{game['id']}/events?after={game['version']}&wait=5").get_json() == {
         "events": []}
     assert time.monotonic() - started < 1
