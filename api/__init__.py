@@ -5,6 +5,7 @@ from flask import Flask
 
 from api import caching, docs_site, errors, metrics, ratelimits
 from api.auth import SECURITY_SCHEMES
+from api.parsing import BoundedRequest
 from api.resources import actions, events, games, system
 from service.bootstrap import build_service
 from service.config import RateLimits, Settings, trusted_networks
@@ -46,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     """
     settings = Settings.from_env(os.environ)
     app = Flask(__name__)
+    app.request_class = BoundedRequest
     app.config.update(DEFAULTS)
     app.config.update({"RUMMY_MAX_WAIT_S": settings.max_wait_s,
                        "RUMMY_SSE_MAX_S": settings.sse_max_s,
