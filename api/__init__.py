@@ -25,7 +25,10 @@ DEFAULTS = {
     "API_SPEC_OPTIONS": {
         "info": {"description": "Contract Rummy as an event-sourced service. Errors are "
                                 "application/problem+json (RFC 9457); rule violations carry "
-                                "the RULES.md rule id."},
+                                "the RULES.md rule id. Any request may also get 414 (request "
+                                "line over 4094 bytes), 431 (a header field over 8190 bytes "
+                                "or more than 100 fields) or 400 (unreadable HTTP) from the "
+                                "HTTP server, as problem+json too."},
         "components": {"securitySchemes": SECURITY_SCHEMES},
     },
 }

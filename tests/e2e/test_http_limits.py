@@ -92,3 +92,35 @@ def test_a_chunked_body_within_the_limit_is_read_whole(client, size):
             f"\r\nTransfer-Encoding: chunked\r\nConnection: close")
     status, _, answer = raw_request(client.base, head, chunked(game_body(size)))
     assert status == 201, answer[:300]
+
+
+def problem_of(status: int, headers: dict, body: bytes) -> dict:
+    """The problem+json body of an error answer (fails on any other media type)."""
+    assert headers["content-type"] == "application/problem+json", body[:200]
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["type"].startswith("https://")
+    return problem
+
+
+def test_a_request_line_too_long_for_the_server_is_a_problem(client):
+    host = urlsplit(client.base).netloc
+    head = f"GET /v1/games/{'x' * 9000} HTTP/1.1\r\nHost: {host}\r\nConnection: close"
+    status, headers, body = raw_request(client.base, head)
+    assert status == 414
+    assert "request line" in problem_of(414, headers, body)["detail"]
+
+
+@pytest.mark.parametrize("extra", [f"X-Big: {'y' * 9000}",
+                                   "\r\n".join(f"X-Many-{n}: 1" for n in range(120))])
+def test_header_fields_too_large_for_the_server_are_a_problem(client, extra):
+    host = urlsplit(client.base).netloc
+    head = f"GET /v1/games HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}"
+    status, headers, body = raw_request(client.base, head)
+    assert status == 431
+    problem_of(431, headers, body)
+
+
+def test_a_request_line_gunicorn_cannot_read_is_a_problem(client):
+    status, headers, body = raw_request(client.base, "GET /v1/games HTTP/9.9\r\nHost: x")
+    assert status == 400
+    problem_of(400, headers, body)
