@@ -6,15 +6,25 @@ from api.resources.events.schemas import EVENT_NAMES
 from domain.bots import BOT_LEVELS
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import STATUS, seat
+from service.seating import MAX_NAME, NAME_RULE, seat_name
 
 MAX_SEED = 2**63 - 1
+
+
+def _name(value: str) -> None:
+    """A seat name follows service.seating.seat_name (422 naming the field otherwise)."""
+    try:
+        seat_name(value)
+    except ValueError as error:
+        raise ma.ValidationError(f"{str(error)[0].upper()}{str(error)[1:]}.") from None
 
 
 class SeatSpecSchema(ma.Schema):
     """One seat of a new game: a human (gets a token) or a bot (with a level)."""
 
     kind = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
-    name = fields.String(validate=validate.Length(min=1, max=40))
+    name = fields.String(validate=_name, metadata={
+        "description": f"The seat's name: {NAME_RULE}", "minLength": 1, "maxLength": MAX_NAME})
     level = fields.String(validate=validate.OneOf(BOT_LEVELS))
 
 
