@@ -5,18 +5,21 @@
 -- (the new version is published there after an append, service/notify.py);
 -- KEYS[3] (optional) rummy:{<game>}:idem:<key>
 -- ARGV[1] expected version, ARGV[2] request fingerprint, ARGV[3] idempotency TTL in ms,
--- ARGV[4..] one (type, schema, data-json) triple per event.
+-- ARGV[4] the caller's claim on the key (claim.lua; '' for none),
+-- ARGV[5..] one (type, schema, data-json) triple per event.
 -- Returns {status, version}: status 'ok' (version after the append), 'dup' (the key was seen
 -- with this fingerprint: version its first append produced), 'reused' (seen with another
--- fingerprint), 'conflict' (version is the stream's actual version).
+-- fingerprint), 'pending' (another request holds a claim on the key and has not appended),
+-- 'conflict' (version is the stream's actual version).
 local stream, notify, idem = KEYS[1], KEYS[2], KEYS[3]
 local expected = tonumber(ARGV[1])
 
 if idem then
-  local seen = redis.call('HMGET', idem, 'fingerprint', 'version')
+  local seen = redis.call('HMGET', idem, 'fingerprint', 'version', 'claim')
   if seen[1] then
-    if seen[1] == ARGV[2] then return {'dup', tonumber(seen[2])} end
-    return {'reused', tonumber(seen[2])}
+    if seen[1] ~= ARGV[2] then return {'reused', 0} end
+    if seen[2] then return {'dup', tonumber(seen[2])} end
+    if seen[3] ~= ARGV[4] then return {'pending', 0} end
   end
 end
 
@@ -25,15 +28,16 @@ local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
 if #last > 0 then current = tonumber(string.match(last[1][1], '^0%-(%d+)$')) end
 if current ~= expected then return {'conflict', current} end
 
-local count = (#ARGV - 3) / 3
+local count = (#ARGV - 4) / 3
 if count == 0 then return {'ok', current} end
 for i = 1, count do
-  local base = 3 + (i - 1) * 3
+  local base = 4 + (i - 1) * 3
   redis.call('XADD', stream, '0-' .. (current + i),
              'type', ARGV[base + 1], 'schema', ARGV[base + 2], 'data', ARGV[base + 3])
 end
 if idem then
   redis.call('HSET', idem, 'fingerprint', ARGV[2], 'version', current + count)
+  redis.call('HDEL', idem, 'claim')
   redis.call('PEXPIRE', idem, ARGV[3])
 end
 redis.call('SPUBLISH', notify, current + count)
