@@ -11,6 +11,9 @@ MAX_NAME = 40
 # holding one can reorder how the text after it is shown (a "right-to-left override" spoof,
 # Unicode TR36 / CVE-2021-42574 "Trojan Source").
 BIDI_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+_REFUSED = r"\u0000-\u001f\u007f-\u009f\ud800-\udfff\u202a-\u202e\u2066-\u2069"
+# The rule as a regular expression (for the API document): no refused character, one visible.
+NAME_PATTERN = rf"^[^{_REFUSED}]*[^\s{_REFUSED}][^{_REFUSED}]*$"
 NAME_RULE = (f"1 to {MAX_NAME} characters after NFC normalisation and trimming, without "
              f"control characters, lone surrogates or bidirectional controls")
 

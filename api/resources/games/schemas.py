@@ -4,9 +4,10 @@ from marshmallow import fields, validate
 
 from api.resources.events.schemas import EVENT_NAMES
 from domain.bots import BOT_LEVELS
+from domain.profile import RuleProfile
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import STATUS, seat
-from service.seating import MAX_NAME, NAME_RULE, seat_name
+from service.seating import MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
 
 MAX_SEED = 2**63 - 1
 
@@ -24,8 +25,11 @@ class SeatSpecSchema(ma.Schema):
 
     kind = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     name = fields.String(validate=_name, metadata={
-        "description": f"The seat's name: {NAME_RULE}", "minLength": 1, "maxLength": MAX_NAME})
-    level = fields.String(validate=validate.OneOf(BOT_LEVELS))
+        "description": f"The seat's name: {NAME_RULE}", "minLength": 1, "maxLength": MAX_NAME,
+        "pattern": NAME_PATTERN})
+    level = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
+        "description": "A bot's level (default basic); a human seat has none: a human seat "
+                       "with a level is a 422"})
 
 
 def _profile(value: object) -> None:
@@ -38,14 +42,25 @@ def _profile(value: object) -> None:
                                  "options.")
 
 
+def _profile_options() -> dict:
+    """The documented profile object: every RULES.md §11 option with the one value played yet
+    (its standard value; max_turns_per_round any positive integer), no other member."""
+    options = {name: {"enum": [value]} for name, value in RuleProfile().to_json().items()}
+    options["max_turns_per_round"] = {"type": "integer", "minimum": 1, "maximum": MAX_VERSION}
+    return {"type": "object", "properties": options, "additionalProperties": False}
+
+
 class CreateGameSchema(ma.Schema):
     """A new game: exactly four seats (R1.1), a rule profile, a seed, or a starting position."""
 
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
                         validate=validate.Length(equal=4))
     profile = fields.Raw(load_default="standard", validate=_profile, metadata={
-        "description": 'The profile name "standard" or an object of RULES.md §11 options',
-        "oneOf": [{"type": "string", "enum": ["standard"]}, {"type": "object"}]})
+        "description": 'The profile name "standard" or an object of RULES.md §11 options. '
+                       "Only the standard value of each option is played yet (any positive "
+                       "max_turns_per_round): an unknown option or another value is a 422 "
+                       "unsupported-profile naming the option",
+        "oneOf": [{"type": "string", "enum": ["standard"]}, _profile_options()]})
     seed = integer(0, MAX_SEED, allow_none=True)
     position = fields.Dict(metadata={
         "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
@@ -74,7 +89,9 @@ class GameListArgsSchema(ma.Schema):
     """Paging and filter of the game list."""
 
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    cursor = fields.String(validate=validate.Length(min=1, max=200))
+    cursor = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "The next_cursor of an earlier page (opaque); a value this server did "
+                       "not give is a 422"})
     status = fields.String(validate=validate.OneOf(STATUS))
 
 

@@ -104,7 +104,10 @@ class SeatViewSchema(TableSchema):
 class ReplayArgsSchema(ma.Schema):
     """Which version to rebuild."""
 
-    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION),
+                             metadata={"description": "An event's version, from 1 to the "
+                                                      "game's current version (a later one is "
+                                                      "a 422)"})
 
 
 class ReplaySchema(TableSchema):
