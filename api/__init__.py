@@ -5,6 +5,7 @@ from flask import Flask
 
 from api import caching, docs_site, errors, metrics, ratelimits, server_time
 from api.auth import SECURITY_SCHEMES
+from api.parsing import BoundedRequest
 from api.resources import actions, control, events, games, system
 from service.bootstrap import build_service
 from service.config import RateLimits, Settings, trusted_networks
@@ -27,7 +28,11 @@ DEFAULTS = {
                                 "the RULES.md rule id (T1-T5: the table rules of the clock "
                                 "and seat control, docs/clock.md). Every response carries a "
                                 "`Server-Time` header: the server's time, RFC 3339 UTC with "
-                                "ms, the clock of `awaiting.deadline` and `recorded_at`."},
+                                "ms, the clock of `awaiting.deadline` and `recorded_at`. Any "
+                                "request may also get 414 (request line over 4094 bytes), 431 "
+                                "(a header field over 8190 bytes or more than 100 fields) or "
+                                "400 (unreadable HTTP) from the HTTP server, as problem+json "
+                                "too."},
         "components": {"securitySchemes": SECURITY_SCHEMES},
     },
 }
@@ -49,6 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     """
     settings = Settings.from_env(os.environ)
     app = Flask(__name__)
+    app.request_class = BoundedRequest
     app.config.update(DEFAULTS)
     app.config.update({"RUMMY_MAX_WAIT_S": settings.max_wait_s,
                        "RUMMY_SSE_MAX_S": settings.sse_max_s,

@@ -18,7 +18,8 @@ from werkzeug.wrappers import Response
 from domain.errors import MalformedAction, RuleViolation
 from domain.profile import UnsupportedProfile
 from service.errors import Forbidden, GameNotFound, Unauthorized
-from service.store import ConcurrencyError, IdempotencyKeyReused, StoreUnavailable
+from service.store import (ConcurrencyError, IdempotencyInProgress, IdempotencyKeyReused,
+                           StoreUnavailable)
 
 PROBLEM_BASE = "https://contract-rummy.example/problems/"
 PROBLEM_JSON = "application/problem+json"
@@ -146,6 +147,7 @@ TITLES = {
     "validation-error": "The request has invalid fields",
     "version-conflict": "The game has moved on",
     "idempotency-key-reused": "The Idempotency-Key was used for another request",
+    "idempotency-key-in-progress": "A request with this Idempotency-Key is in progress",
     "unauthorized": "A valid bearer token is required",
     "forbidden": "The token may not do this",
     "game-not-found": "No such game",
@@ -186,6 +188,13 @@ def register_error_handlers(app: Flask) -> None:
     def _key_reused(e):
         return problem(422, "idempotency-key-reused",
                        "This Idempotency-Key was already used with a different request.")
+
+    @app.errorhandler(IdempotencyInProgress)
+    def _key_in_progress(e):
+        return problem(409, "idempotency-key-in-progress",
+                       "A request with this Idempotency-Key is still being carried out; send "
+                       "the same request again shortly to get its answer.",
+                       {"Retry-After": str(e.retry_after_s)})
 
     @app.errorhandler(Unauthorized)
     def _unauthorized(e):

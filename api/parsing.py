@@ -3,7 +3,8 @@
 A body nested deeper than MAX_DEPTH levels is a 400 (never a RecursionError); ``NaN``,
 ``Infinity`` and numbers out of range are not JSON numbers this API reads. An integer with more
 digits than Python converts is a 422 naming where it is (``meld: a number of 5000 digits…``),
-never Python's own message. The body size itself is capped by Flask's MAX_CONTENT_LENGTH (413).
+never Python's own message. The body size is capped by Flask's MAX_CONTENT_LENGTH (413) on the
+bytes read, whatever the framing (``BoundedRequest``).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import math
 import sys
 
 from flask import Request
+from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
@@ -88,6 +90,31 @@ def _check(value: object) -> None:
                 raise _invalid(f"The JSON body is nested more than {MAX_DEPTH} levels deep.")
             items = node.items() if isinstance(node, dict) else enumerate(node)
             stack.extend((child, (*path, key), depth + 1) for key, child in items)
+
+
+class BoundedRequest(Request):
+    """Flask's request whose body is never cut short at MAX_CONTENT_LENGTH.
+
+    A body without ``Content-Length`` (``Transfer-Encoding: chunked``) is read through
+    werkzeug's LimitedStream, whose ``read()`` stops at the limit and returns the first
+    ``limit`` bytes as if they were the whole body (werkzeug 3.1 ``LimitedStream.readall``):
+    a 6 MiB chunked body would be acted on as its first 4 MiB. Here a body that reaches the
+    limit is probed for one more byte on the server's input stream (gunicorn sets
+    ``wsgi.input_terminated``: it ends the stream at the last chunk); if there is one, the
+    body is over the limit: RequestEntityTooLarge (413), before anything acts on it.
+    """
+
+    def get_data(self, cache: bool = True, as_text: bool = False,
+                 parse_form_data: bool = False) -> bytes | str:
+        """See ``werkzeug.Request.get_data``; raises RequestEntityTooLarge (413) for a body
+        over ``max_content_length`` whatever its framing."""
+        data = super().get_data(cache=False, parse_form_data=parse_form_data)
+        limit = self.max_content_length
+        if limit is not None and len(data) >= limit and self.input_stream.read(1):
+            raise RequestEntityTooLarge()
+        if cache:
+            self._cached_data = data
+        return data.decode(errors="replace") if as_text else data
 
 
 class JsonParser(FlaskParser):

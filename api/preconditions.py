@@ -6,6 +6,9 @@ from werkzeug.wrappers import Response
 
 from api.errors import ApiProblem
 
+# One version as an entity tag ("12", W/"12") or a bare number (12); documented as If-Match's
+# pattern, so the document allows exactly what if_match_version reads.
+IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"?[0-9]{1,18}"?)$'
 _VERSION_TAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
 ETAG_HEADER = {"ETag": {"description": 'The game\'s version as an entity tag, e.g. "12"',
                         "schema": {"type": "string"}}}
@@ -14,8 +17,9 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "schema": {"type": "string"}}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
             "description": 'The version the action expects, as an ETag ("12") or a bare number '
-                           "(12): 409 when the game has moved on",
-            "schema": {"type": "string"}}
+                           "(12), or * (any): 409 when the game has moved on, 400 for a value "
+                           "that is not one version",
+            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}}
 
 
 def etag(version: int) -> str:

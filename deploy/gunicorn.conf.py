@@ -48,10 +48,13 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 
 
 def post_worker_init(worker):
-    """SIGTERM ends this worker's streams and long polls at once (api/serving.py)."""
+    """SIGTERM ends this worker's streams and long polls at once (api/serving.py); errors
+    gunicorn answers itself (414, 431, 400) are problem+json (api/server_errors.py)."""
+    from api import server_errors
     from api.serving import drain_on_sigterm
 
     drain_on_sigterm(worker)
+    server_errors.install()
 
 
 def child_exit(server, worker):

@@ -5,10 +5,12 @@
 -- (the new version is published there after an append, service/notify.py);
 -- KEYS[3] (optional) rummy:{<game>}:idem:<key>
 -- ARGV[1] expected version, ARGV[2] request fingerprint, ARGV[3] idempotency TTL in ms,
--- ARGV[4..] one (type, schema, data-json) triple per event.
+-- ARGV[4] the caller's claim on the key (claim.lua; '' for none),
+-- ARGV[5..] one (type, schema, data-json) triple per event.
 -- Returns {status, version, recorded_at}: status 'ok' (version after the append), 'dup' (the
 -- key was seen with this fingerprint: version its first append produced), 'reused' (seen with
--- another fingerprint), 'conflict' (version is the stream's actual version). recorded_at is
+-- another fingerprint), 'pending' (another request holds a claim on the key and has not
+-- appended), 'conflict' (version is the stream's actual version). recorded_at (with 'ok') is
 -- the server's TIME in ms since the epoch, written as field 'at' of every event of the batch
 -- (one time per append). A script calling TIME before writing needs effects replication, the
 -- only mode of Redis 7 and valkey: replicas receive the XADDs, not the script.
@@ -16,10 +18,11 @@ local stream, notify, idem = KEYS[1], KEYS[2], KEYS[3]
 local expected = tonumber(ARGV[1])
 
 if idem then
-  local seen = redis.call('HMGET', idem, 'fingerprint', 'version')
+  local seen = redis.call('HMGET', idem, 'fingerprint', 'version', 'claim')
   if seen[1] then
-    if seen[1] == ARGV[2] then return {'dup', tonumber(seen[2])} end
-    return {'reused', tonumber(seen[2])}
+    if seen[1] ~= ARGV[2] then return {'reused', 0} end
+    if seen[2] then return {'dup', tonumber(seen[2])} end
+    if seen[3] ~= ARGV[4] then return {'pending', 0} end
   end
 end
 
@@ -31,16 +34,17 @@ if current ~= expected then return {'conflict', current} end
 local clock = redis.call('TIME')
 -- as a string of digits: Lua 5.1 would print a large number in exponent notation
 local now = clock[1] .. string.format('%03d', math.floor(tonumber(clock[2]) / 1000))
-local count = (#ARGV - 3) / 3
+local count = (#ARGV - 4) / 3
 if count == 0 then return {'ok', current, now} end
 for i = 1, count do
-  local base = 3 + (i - 1) * 3
+  local base = 4 + (i - 1) * 3
   redis.call('XADD', stream, '0-' .. (current + i),
              'type', ARGV[base + 1], 'schema', ARGV[base + 2], 'data', ARGV[base + 3],
              'at', now)
 end
 if idem then
   redis.call('HSET', idem, 'fingerprint', ARGV[2], 'version', current + count)
+  redis.call('HDEL', idem, 'claim')
   redis.call('PEXPIRE', idem, ARGV[3])
 end
 redis.call('SPUBLISH', notify, current + count)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
@@ -21,6 +20,7 @@ from domain.events import EVENT_TYPES
 from service.clock import clock_event
 from service.errors import Forbidden, Unauthorized
 from service.followups import Needs, needs
+from service.idempotency import claim_or_wait, fingerprint
 from service.keys import idempotency_scope
 from service.principal import Principal
 from service.queries import RECORD_FORMAT, GameReads
@@ -42,12 +42,6 @@ INDEX_EVERY = 50
 CONTROL_ACTIONS = ("reclaim", "resign")
 # decide's stand-in for a decision of several steps: (state, version) -> events.
 Decision = Callable[[object, int], list]
-
-
-def fingerprint(seat: int | None, action: dict) -> str:
-    """SHA-256 of the canonical JSON of (seat, action): what an idempotency key stands for."""
-    body = json.dumps({"seat": seat, "action": action}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def seeded_rng_seed(secret: str, seed: int, game_id: str | None = None) -> str:
@@ -216,10 +210,32 @@ class GameService(GameReads):
                            key: str | None, if_match: int | None,
                            known: tuple[int, object] | None = None,
                            decision: Decision | None = None) -> tuple[int, object]:
+        """Decide and append under the idempotency key, if any: claimed first (docs/service.md
+        "Idempotency"), so that of requests racing with one key only one is decided; the
+        others get its answer, or IdempotencyInProgress when it takes longer than
+        service.idempotency.CLAIM_WAIT_S; a key standing for another request is
+        IdempotencyKeyReused before any rule is checked. A request that appends nothing
+        releases the key. `known`: the (version, state) to decide on first (see `play`);
+        `decision`: what decides instead of domain.decide (see `decide_at`)."""
         stamp = fingerprint(seat, action)
-        key = None if key is None else idempotency_scope(seat, key)
-        if key is not None and (seen := self.store.recall(game_id, key, stamp)) is not None:
+        if key is None:
+            return self._decide(game_id, record, seat, action, if_match, stamp, known=known,
+                                decision=decision)
+        key, claim = idempotency_scope(seat, key), secrets.token_hex(8)
+        seen = claim_or_wait(self.store, game_id, key, stamp, claim)
+        if seen is not None:
             return self.load(game_id, upto=seen)
+        try:
+            return self._decide(game_id, record, seat, action, if_match, stamp, key, claim, known,
+                                decision)
+        finally:
+            self.store.release(game_id, key, claim)
+
+    def _decide(self, game_id: str, record: GameRecord, seat: int | None, action: dict,
+                if_match: int | None, stamp: str, key: str | None = None, claim: str = "",
+                known: tuple[int, object] | None = None,
+                decision: Decision | None = None) -> tuple[int, object]:
+        """Load, check `if_match`, decide, append (re-decided on a conflict without If-Match)."""
         first = None
         for _ in range(MAX_ATTEMPTS):
             version, state = known or self.load(game_id)
@@ -239,7 +255,7 @@ class GameService(GameReads):
                 return version, state
             try:
                 result = self.store.append(game_id, [event_to_dict(e) for e in events], version,
-                                           key, stamp)
+                                           key, stamp, claim)
             except ConcurrencyError:
                 if if_match is not None:
                     raise

@@ -4,8 +4,9 @@ One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<versi
 entry holds `type`, `schema`, `data` and `at` (recorded_at: the Redis server's TIME in ms, the
 same for every event of one append). Appends run `append.lua`, which checks the idempotency
 key and the expected version before its first XADD, then publishes the new version on
-`rummy:{<game>}:notify` (service/notify.py). Streams are never trimmed. Backend errors surface
-as the store's own exceptions.
+`rummy:{<game>}:notify` (service/notify.py); `claim.lua` and `release.lua` hold a key while its
+request is decided. Streams are never trimmed. Backend errors surface as the store's own
+exceptions.
 """
 from __future__ import annotations
 
@@ -19,12 +20,17 @@ import redis
 
 from service.keys import events_key, idem_key, notify_channel
 from service.notify import Notifier, shared_notifier
-from service.store import (AppendResult, ConcurrencyError, IdempotencyKeyReused, StoreError,
-                           StoreUnavailable, StoredEvent, check_batch)
+from service.store import (AppendResult, ConcurrencyError, IdempotencyInProgress,
+                           IdempotencyKeyReused, StoreError, StoreUnavailable, StoredEvent,
+                           check_batch)
 
 IDEMPOTENCY_TTL_S = 24 * 3600
+# How long a claim on an idempotency key holds without an answer: far above a decision's
+# milliseconds, short enough that a key whose claimant died is free again soon.
+CLAIM_TTL_S = 10.0
 MAX_WAIT_S = 60.0
-APPEND_LUA = files("service").joinpath("append.lua").read_text()
+APPEND_LUA, CLAIM_LUA, RELEASE_LUA = (files("service").joinpath(name).read_text()
+                                     for name in ("append.lua", "claim.lua", "release.lua"))
 
 
 @contextmanager
@@ -49,16 +55,21 @@ class RedisEventStore:
     """EventStore on Redis Streams.
 
     `client` serves appends and reads; `notifier` (service.notify) wakes `wait`, whose wait is
-    capped at `max_wait_s` seconds. Idempotency keys live `idempotency_ttl_s` seconds.
+    capped at `max_wait_s` seconds. Idempotency keys live `idempotency_ttl_s` seconds once
+    answered, `claim_ttl_s` seconds while claimed.
     """
 
     def __init__(self, client: redis.Redis, notifier: Notifier,
-                 max_wait_s: float = MAX_WAIT_S, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S) -> None:
+                 max_wait_s: float = MAX_WAIT_S, idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
+                 claim_ttl_s: float = CLAIM_TTL_S) -> None:
         self._client = client
         self._notifier = notifier
         self.max_wait_s = max_wait_s
         self._ttl_ms = idempotency_ttl_s * 1000
+        self._claim_ttl_ms = max(1, int(claim_ttl_s * 1000))
         self._append = client.register_script(APPEND_LUA)
+        self._claim = client.register_script(CLAIM_LUA)
+        self._release = client.register_script(RELEASE_LUA)
 
     @classmethod
     def from_url(cls, url: str, max_wait_s: float = MAX_WAIT_S) -> "RedisEventStore":
@@ -75,13 +86,14 @@ class RedisEventStore:
         self._notifier.drain()
 
     def append(self, game_id: str, events: list[dict], expected_version: int,
-               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+               idempotency_key: str | None = None, fingerprint: str = "",
+               claim: str = "") -> AppendResult:
         """See service.store.EventStore.append (one EVALSHA of append.lua)."""
         check_batch(events)
         keys = [events_key(game_id), notify_channel(game_id)]
         if idempotency_key is not None:
             keys.append(idem_key(game_id, idempotency_key))
-        args: list = [expected_version, fingerprint, self._ttl_ms]
+        args: list = [expected_version, fingerprint, self._ttl_ms, claim]
         for event in events:
             args += [event["type"], event["schema"],
                      json.dumps(event["data"], separators=(",", ":"), sort_keys=True)]
@@ -91,6 +103,8 @@ class RedisEventStore:
             raise ConcurrencyError(expected_version, int(version))
         if status == b"reused":
             raise IdempotencyKeyReused(idempotency_key or "")
+        if status == b"pending":
+            raise IdempotencyInProgress(idempotency_key or "")
         if status == b"dup" or not events:
             return AppendResult(int(version), duplicate=status == b"dup")
         return AppendResult(int(version), recorded_at=int(stamp[0]))
@@ -127,11 +141,18 @@ class RedisEventStore:
             last = self._client.xrevrange(events_key(game_id), "+", "-", count=1)
         return int(last[0][0].split(b"-", 1)[1]) if last else 0
 
-    def recall(self, game_id: str, idempotency_key: str, fingerprint: str = "") -> int | None:
-        """See service.store.EventStore.recall."""
+    def claim(self, game_id: str, idempotency_key: str, fingerprint: str, claim: str) -> int | None:
+        """See service.store.EventStore.claim (one EVALSHA of claim.lua)."""
         with backend_errors():
-            seen, version = self._client.hmget(idem_key(game_id, idempotency_key),
-                                               "fingerprint", "version")
-        if seen is not None and seen.decode() != fingerprint:
+            status, version = self._claim(keys=[idem_key(game_id, idempotency_key)],
+                                          args=[fingerprint, claim, self._claim_ttl_ms])
+        if status == b"reused":
             raise IdempotencyKeyReused(idempotency_key)
-        return None if seen is None else int(version)
+        if status == b"pending":
+            raise IdempotencyInProgress(idempotency_key)
+        return int(version) if status == b"dup" else None
+
+    def release(self, game_id: str, idempotency_key: str, claim: str) -> None:
+        """See service.store.EventStore.release (one EVALSHA of release.lua)."""
+        with backend_errors():
+            self._release(keys=[idem_key(game_id, idempotency_key)], args=[claim])

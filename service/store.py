@@ -66,16 +66,30 @@ class IdempotencyKeyReused(StoreError):
         self.key = key
 
 
+class IdempotencyInProgress(StoreError):
+    """Another request with this idempotency key and fingerprint holds the key's claim and has
+    not answered yet: retry after `retry_after_s` seconds for its answer."""
+
+    def __init__(self, key: str, retry_after_s: int = 1) -> None:
+        super().__init__(f"idempotency key {key!r} is held by a request still in progress")
+        self.key = key
+        self.retry_after_s = retry_after_s
+
+
 class EventStore(Protocol):
     """Append-only per-game event streams with optimistic concurrency and idempotency keys."""
 
     def append(self, game_id: str, events: list[dict], expected_version: int,
-               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+               idempotency_key: str | None = None, fingerprint: str = "",
+               claim: str = "") -> AppendResult:
         """Append `events` if the stream is at `expected_version`; all or nothing. Every
         event of the batch is stamped with the store's time (`StoredEvent.recorded_at`).
 
-        Raises ConcurrencyError (nothing written), IdempotencyKeyReused, StoreUnavailable.
-        An empty batch writes nothing and returns the current version."""
+        With `idempotency_key`: a key already answered with this `fingerprint` returns its
+        first result (`duplicate`), one claimed by another request than `claim` raises
+        IdempotencyInProgress. Raises ConcurrencyError (nothing written), IdempotencyKeyReused,
+        IdempotencyInProgress, StoreUnavailable. An empty batch writes nothing and returns the
+        current version."""
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         """Events with `after < version <= upto` (`upto=None`: to the end), oldest first."""
@@ -95,10 +109,16 @@ class EventStore(Protocol):
     def version(self, game_id: str) -> int:
         """The stream's last version (0 for an unknown game)."""
 
-    def recall(self, game_id: str, idempotency_key: str, fingerprint: str = "") -> int | None:
-        """The version the first append with this key produced, or None if the key is unseen
-        (or expired). Raises IdempotencyKeyReused when it was seen with another fingerprint.
-        Lets the application answer a retry before re-deciding an action already applied."""
+    def claim(self, game_id: str, idempotency_key: str, fingerprint: str, claim: str) -> int | None:
+        """Claim the key for the request `fingerprint` before deciding it: None when the
+        caller (`claim`, a random id of its request) now holds it, or the version the key's
+        first append produced (answer that). Raises IdempotencyKeyReused when the key stands
+        for another fingerprint, IdempotencyInProgress while another request holds it. A claim
+        expires by itself after a short TTL (a claimant that died does not wedge the key)."""
+
+    def release(self, game_id: str, idempotency_key: str, claim: str) -> None:
+        """Drop the claim `claim` on the key if its request appended nothing (a retry is then
+        decided afresh); a key already answered stays."""
 
 
 def check_batch(events: list[dict]) -> None:
@@ -109,27 +129,52 @@ def check_batch(events: list[dict]) -> None:
             raise ValueError(f"not a serialized event: {event!r}")
 
 
+@dataclass
+class _KeyEntry:
+    """What the in-memory store keeps of an idempotency key: its fingerprint, the version its
+    append produced (None while claimed), the claim and when it lapses (monotonic seconds)."""
+
+    fingerprint: str
+    version: int | None = None
+    claim: str | None = None
+    claim_until: float = 0.0
+
+
 class InMemoryEventStore:
-    """EventStore in process memory with the Redis store's semantics (idempotency keys never
-    expire here; `recorded_at` is this process's clock). Thread safe; `wait` sleeps on a
+    """EventStore in process memory with the Redis store's semantics (answered idempotency
+    keys never expire here; claims lapse after `claim_ttl_s`; `recorded_at` is this process's
+    clock). Thread safe; `wait` sleeps on a
     Condition notified by every append."""
 
-    def __init__(self) -> None:
+    def __init__(self, claim_ttl_s: float = 10.0) -> None:
         self._streams: dict[str, list[StoredEvent]] = {}
-        self._idem: dict[tuple[str, str], tuple[str, int]] = {}
+        self._idem: dict[tuple[str, str], _KeyEntry] = {}
+        self._claim_ttl_s = claim_ttl_s
         self._changed = threading.Condition()
         self.draining = False
 
+    def _entry(self, game_id: str, key: str) -> _KeyEntry | None:
+        """The key's entry, None when unseen or only claimed by a claim that lapsed."""
+        entry = self._idem.get((game_id, key))
+        if entry is not None and entry.version is None and entry.claim_until <= time.monotonic():
+            del self._idem[(game_id, key)]
+            return None
+        return entry
+
     def append(self, game_id: str, events: list[dict], expected_version: int,
-               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+               idempotency_key: str | None = None, fingerprint: str = "",
+               claim: str = "") -> AppendResult:
         """See EventStore.append."""
         check_batch(events)
         with self._changed:
-            if idempotency_key is not None and (game_id, idempotency_key) in self._idem:
-                seen_fingerprint, seen_version = self._idem[(game_id, idempotency_key)]
-                if seen_fingerprint != fingerprint:
+            entry = None if idempotency_key is None else self._entry(game_id, idempotency_key)
+            if entry is not None:
+                if entry.fingerprint != fingerprint:
                     raise IdempotencyKeyReused(idempotency_key)
-                return AppendResult(seen_version, duplicate=True)
+                if entry.version is not None:
+                    return AppendResult(entry.version, duplicate=True)
+                if entry.claim != claim:
+                    raise IdempotencyInProgress(idempotency_key)
             stream = self._streams.get(game_id, [])
             if len(stream) != expected_version:
                 raise ConcurrencyError(expected_version, len(stream))
@@ -141,7 +186,7 @@ class InMemoryEventStore:
                 stream.append(StoredEvent(expected_version + offset, event["type"],
                                           event["schema"], dict(event["data"]), now))
             if idempotency_key is not None:
-                self._idem[(game_id, idempotency_key)] = (fingerprint, len(stream))
+                self._idem[(game_id, idempotency_key)] = _KeyEntry(fingerprint, len(stream))
             self._changed.notify_all()
             return AppendResult(len(stream), recorded_at=now)
 
@@ -173,10 +218,25 @@ class InMemoryEventStore:
         with self._changed:
             return len(self._streams.get(game_id, []))
 
-    def recall(self, game_id: str, idempotency_key: str, fingerprint: str = "") -> int | None:
-        """See EventStore.recall."""
+    def claim(self, game_id: str, idempotency_key: str, fingerprint: str, claim: str) -> int | None:
+        """See EventStore.claim."""
         with self._changed:
-            seen = self._idem.get((game_id, idempotency_key))
-        if seen is not None and seen[0] != fingerprint:
-            raise IdempotencyKeyReused(idempotency_key)
-        return None if seen is None else seen[1]
+            entry = self._entry(game_id, idempotency_key)
+            if entry is None:
+                self._idem[(game_id, idempotency_key)] = _KeyEntry(
+                    fingerprint, claim=claim, claim_until=time.monotonic() + self._claim_ttl_s)
+                return None
+            if entry.fingerprint != fingerprint:
+                raise IdempotencyKeyReused(idempotency_key)
+            if entry.version is not None:
+                return entry.version
+            if entry.claim != claim:
+                raise IdempotencyInProgress(idempotency_key)
+            return None
+
+    def release(self, game_id: str, idempotency_key: str, claim: str) -> None:
+        """See EventStore.release."""
+        with self._changed:
+            entry = self._idem.get((game_id, idempotency_key))
+            if entry is not None and entry.version is None and entry.claim == claim:
+                del self._idem[(game_id, idempotency_key)]

@@ -11,10 +11,11 @@ import redis
 from service.keys import events_key, idem_key
 from service.notify import Notifier
 from service.redis_store import RedisEventStore
-from service.store import (ConcurrencyError, IdempotencyKeyReused, InMemoryEventStore,
-                           StoreError, StoreUnavailable)
+from service.store import (ConcurrencyError, IdempotencyInProgress, IdempotencyKeyReused,
+                           InMemoryEventStore, StoreError, StoreUnavailable)
 
 GAME = "g1"
+SHORT_CLAIM_S = 0.3
 
 
 def ev(n: int, kind: str = "Noted") -> dict:
@@ -119,12 +120,46 @@ class StoreContract:
             store.append(GAME, [ev(2)], 0, idempotency_key="k", fingerprint="fp")
         assert store.append(GAME, [ev(2)], 1, idempotency_key="k", fingerprint="fp").version == 2
 
-    def test_recall_tells_the_first_result_of_a_key(self, store):
-        assert store.recall(GAME, "k", "fp") is None
-        store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp")
-        assert store.recall(GAME, "k", "fp") == 2
+    def test_a_claimed_key_is_answered_by_its_first_append(self, store):
+        assert store.claim(GAME, "k", "fp", "c1") is None
+        assert store.claim(GAME, "k", "fp", "c1") is None  # the claimant again
+        store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp", claim="c1")
+        assert store.claim(GAME, "k", "fp", "c2") == 2
         with pytest.raises(IdempotencyKeyReused):
-            store.recall(GAME, "k", "other")
+            store.claim(GAME, "k", "other", "c3")
+
+    def test_a_key_claimed_by_another_request_is_in_progress(self, store):
+        store.claim(GAME, "k", "fp", "c1")
+        with pytest.raises(IdempotencyInProgress):
+            store.claim(GAME, "k", "fp", "c2")
+        with pytest.raises(IdempotencyKeyReused):
+            store.claim(GAME, "k", "other", "c2")
+        with pytest.raises(IdempotencyInProgress):
+            store.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="fp", claim="c2")
+        assert store.version(GAME) == 0
+
+    def test_a_released_claim_frees_the_key_and_an_answered_key_stays(self, store):
+        store.claim(GAME, "k", "fp", "c1")
+        store.release(GAME, "k", "c2")  # not its claim: nothing
+        with pytest.raises(IdempotencyInProgress):
+            store.claim(GAME, "k", "fp", "c2")
+        store.release(GAME, "k", "c1")
+        assert store.claim(GAME, "k", "other", "c2") is None
+        store.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="other", claim="c2")
+        store.release(GAME, "k", "c2")
+        assert store.claim(GAME, "k", "other", "c3") == 1
+
+    def test_a_claim_whose_claimant_died_lapses(self, short_claims):
+        short_claims.claim(GAME, "k", "fp", "dead")
+        with pytest.raises(IdempotencyInProgress):
+            short_claims.claim(GAME, "k", "fp", "c2")
+        time.sleep(SHORT_CLAIM_S + 0.2)
+        assert short_claims.claim(GAME, "k", "fp", "c2") is None
+        with pytest.raises(IdempotencyInProgress):  # the dead claimant, back, appends nothing
+            short_claims.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="fp",
+                                claim="dead")
+        assert short_claims.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="fp",
+                                   claim="c2").version == 1
 
     def test_idempotency_keys_are_per_game(self, store):
         store.append("a", [ev(1)], 0, idempotency_key="k", fingerprint="fp")
@@ -171,6 +206,10 @@ class TestInMemoryEventStore(StoreContract):
     def store(self):
         return InMemoryEventStore()
 
+    @pytest.fixture
+    def short_claims(self):
+        return InMemoryEventStore(claim_ttl_s=SHORT_CLAIM_S)
+
 
 class TestRedisEventStore(StoreContract):
     @pytest.fixture
@@ -179,6 +218,20 @@ class TestRedisEventStore(StoreContract):
         notifier = Notifier(redis.Redis.from_url(redis_url))
         yield RedisEventStore(redis.Redis.from_url(redis_url), notifier)
         notifier.close()
+
+    @pytest.fixture
+    def short_claims(self, redis_url, redis_client):
+        notifier = Notifier(redis.Redis.from_url(redis_url))
+        yield RedisEventStore(redis.Redis.from_url(redis_url), notifier,
+                              claim_ttl_s=SHORT_CLAIM_S)
+        notifier.close()
+
+    def test_a_claim_lives_seconds_and_an_answer_a_day(self, store, redis_client):
+        store.claim(GAME, "k", "fp", "c1")
+        assert 0 < redis_client.pttl(idem_key(GAME, "k")) <= 10_000
+        store.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="fp", claim="c1")
+        assert redis_client.ttl(idem_key(GAME, "k")) > 24 * 3600 - 10
+        assert redis_client.hget(idem_key(GAME, "k"), "claim") is None
 
     def test_entries_use_explicit_ids_and_hash_tagged_keys(self, store, redis_client):
         store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp")

@@ -1,6 +1,7 @@
 """Route of POST /v1/games/{game_id}/actions: parse, call the GameService, return."""
 from api import metrics
 from api.caching import PRIVATE_HEADERS
+from api.links import GAME, game_links, links
 from api.auth import BEARER, principal, service
 from api.preconditions import ETAG_HEADER, IF_MATCH, etag, if_match_version
 from api.resources import Blueprint
@@ -14,6 +15,7 @@ blp = Blueprint("actions", __name__, url_prefix="/v1/games", description="Playin
 @blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(200, ActionResultSchema, headers={**ETAG_HEADER, **PRIVATE_HEADERS})
 @blp.problems(400, 401, 403, 404, 409, 413, 503)
+@blp.doc(**links(200, **game_links("$request.path.game_id", "$response.body#/version")))
 def act(action, headers, game_id):
     """Play one action for the caller's seat (FORMAT.md vocabulary)"""
     key = headers.get("idempotency_key")

@@ -163,7 +163,8 @@ class ActionHeadersSchema(ma.Schema):
         metadata={"description": f"Any unique string of 1 to {MAX_KEY} characters; a retry "
                                  "with the same key and body returns the first response and "
                                  "appends nothing (422 when reused for another body, or when "
-                                 "empty or longer)"})
+                                 "empty or longer; 409 idempotency-key-in-progress with "
+                                 "Retry-After while the first request is still carried out)"})
 
 
 class ActionResultSchema(ma.Schema):

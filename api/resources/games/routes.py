@@ -1,7 +1,9 @@
 """Routes of /v1/games: parse, call the GameService, return."""
 from flask import url_for
+from werkzeug.routing import BaseConverter
 
 from api.caching import PRIVATE_HEADERS
+from api.links import GAME, game_links, link, links
 from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
 from api.resources import Blueprint
@@ -15,11 +17,25 @@ PRIVATE_ETAG = {**ETAG_HEADER, **PRIVATE_HEADERS}
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and their views")
 
 
+class GameIdConverter(BaseConverter):
+    """A game id in a path: any segment but ``import``, so that ``/v1/games/import`` is only
+    the import (a GET or OPTIONS there answers 405 / ``Allow: POST``, never "No game
+    'import'")."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+# Registered before the routes below are added to the app (deferred in this order).
+blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id",
+                                                                      GameIdConverter))
+
+
 @blp.route("", methods=["POST"])
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 403, 413, 503)
 @blp.doc(security=[{}, ADMIN_KEY])
+@blp.doc(**links(201, **game_links("$response.body#/id", "$response.body#/version")))
 def create_game(body):
     """Create a game"""
     created = service().create_game(body["seats"], profile=body["profile"],
@@ -33,6 +49,10 @@ def create_game(body):
 @blp.response(200, s.GameListSchema, headers={"Link": {"schema": {"type": "string"},
                                                        "description": 'rel="next" page'}})
 @blp.problems(503)
+@blp.doc(**links(200, GetTable=link(GAME, "get", "The first game of the page's table",
+                                    {"path.game_id": "$response.body#/items/0/id"}),
+                 NextPage=link("/v1/games", "get", "The next page",
+                               {"query.cursor": "$response.body#/next_cursor"})))
 def list_games(args):
     """List games, newest first
 
@@ -49,11 +69,12 @@ def list_games(args):
     return page, 200, headers
 
 
-@blp.route("/<game_id>", methods=["GET"])
+@blp.route("/<game_id:game_id>", methods=["GET"])
 @blp.doc(parameters=[IF_NONE_MATCH])
 @blp.response(200, t.TableSchema, headers=ETAG_HEADER)
 @blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
 @blp.problems(404, 503)
+@blp.doc(**links(200, **game_links("$request.path.game_id", "$response.body#/version")))
 def get_game(game_id):
     """The public table: no hidden card"""
     version, view = service().public_view(game_id)
@@ -65,6 +86,10 @@ def get_game(game_id):
 @blp.response(200, t.SeatViewSchema, headers=PRIVATE_ETAG)
 @blp.alt_response(304, description="Not modified", headers=PRIVATE_ETAG)
 @blp.problems(401, 403, 404, 503)
+@blp.doc(**links(200, Act=link(
+    f"{GAME}/actions", "post", "Play the first legal action, expecting this version",
+    {"path.game_id": "$request.path.game_id", "header.If-Match": "$response.header.ETag"},
+    body="$response.body#/legal_actions/0")))
 def get_view(game_id):
     """The caller's seat view with its legal actions"""
     version, view = service().seat_view(game_id, principal(game_id))
@@ -101,6 +126,7 @@ def export_game(game_id):
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 403, 413, 503)
 @blp.doc(security=[ADMIN_KEY])
+@blp.doc(**links(201, **game_links("$response.body#/id", "$response.body#/version")))
 def import_game(record):
     """Re-create a game from an exported record (server admin key)"""
     created = service().import_game(record, admin_key())

@@ -4,19 +4,33 @@ from marshmallow import fields, validate
 
 from api.resources.events.schemas import EVENT_NAMES
 from domain.bots import BOT_LEVELS
+from domain.profile import RuleProfile
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, seat
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
+from service.seating import MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
 
 MAX_SEED = 2**63 - 1
+
+
+def _name(value: str) -> None:
+    """A seat name follows service.seating.seat_name (422 naming the field otherwise)."""
+    try:
+        seat_name(value)
+    except ValueError as error:
+        raise ma.ValidationError(f"{str(error)[0].upper()}{str(error)[1:]}.") from None
 
 
 class SeatSpecSchema(ma.Schema):
     """One seat of a new game: a human (gets a token) or a bot (with a level)."""
 
     kind = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
-    name = fields.String(validate=validate.Length(min=1, max=40))
-    level = fields.String(validate=validate.OneOf(BOT_LEVELS))
+    name = fields.String(validate=_name, metadata={
+        "description": f"The seat's name: {NAME_RULE}", "minLength": 1, "maxLength": MAX_NAME,
+        "pattern": NAME_PATTERN})
+    level = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
+        "description": "A bot's level (default basic); a human seat has none: a human seat "
+                       "with a level is a 422"})
 
 
 def _profile(value: object) -> None:
@@ -44,6 +58,12 @@ class ClockRequestSchema(ma.Schema):
     takeover_level = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
         "description": "The level of the bot that plays a timed-out turn or a seat taken over "
                        "(default basic)"})
+def _profile_options() -> dict:
+    """The documented profile object: every RULES.md §11 option with the one value played yet
+    (its standard value; max_turns_per_round any positive integer), no other member."""
+    options = {name: {"enum": [value]} for name, value in RuleProfile().to_json().items()}
+    options["max_turns_per_round"] = {"type": "integer", "minimum": 1, "maximum": MAX_VERSION}
+    return {"type": "object", "properties": options, "additionalProperties": False}
 
 
 class CreateGameSchema(ma.Schema):
@@ -53,8 +73,11 @@ class CreateGameSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
                         validate=validate.Length(equal=4))
     profile = fields.Raw(load_default="standard", validate=_profile, metadata={
-        "description": 'The profile name "standard" or an object of RULES.md §11 options',
-        "oneOf": [{"type": "string", "enum": ["standard"]}, {"type": "object"}]})
+        "description": 'The profile name "standard" or an object of RULES.md §11 options. '
+                       "Only the standard value of each option is played yet (any positive "
+                       "max_turns_per_round): an unknown option or another value is a 422 "
+                       "unsupported-profile naming the option",
+        "oneOf": [{"type": "string", "enum": ["standard"]}, _profile_options()]})
     seed = integer(0, MAX_SEED, allow_none=True)
     position = fields.Dict(metadata={
         "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
@@ -85,7 +108,9 @@ class GameListArgsSchema(ma.Schema):
     """Paging and filter of the game list."""
 
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    cursor = fields.String(validate=validate.Length(min=1, max=200))
+    cursor = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "The next_cursor of an earlier page (opaque); a value this server did "
+                       "not give is a 422"})
     status = fields.String(validate=validate.OneOf(STATUS))
 
 

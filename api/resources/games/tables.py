@@ -135,7 +135,9 @@ class SeatViewSchema(TableSchema):
 class ReplayArgsSchema(ma.Schema):
     """Which version to rebuild: `version`, or the last version recorded at or before `at`."""
 
-    version = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION))
+    version = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION), metadata={
+        "description": "An event's version, from 1 to the game's current version (a later one "
+                       "is a 422)"})
     at = fields.String(validate=validate.Length(min=1, max=64), metadata={
         **RFC3339_MS, "description": "An RFC 3339 date-time with offset: the state at the "
                                      "last event recorded at or before it"})
