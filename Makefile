@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install test run bench openapi clean
+.PHONY: install test run bench openapi clean chromium
 
 install: $(VENV)/.installed
 
@@ -13,8 +13,15 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-test: install
+test: install chromium
 	$(BIN)/pytest
+
+# The browser tests (tests/e2e/test_web_browser.py) drive Debian's chromium: installed here when
+# missing and we are root (CI); otherwise those tests skip and say why.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ]; then \
+		apt-get update && apt-get install -y chromium; \
+	fi
 
 run: install
 	$(BIN)/rummy serve

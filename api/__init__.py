@@ -3,7 +3,7 @@ import os
 
 from flask import Flask
 
-from api import caching, docs_site, errors, metrics, ratelimits, server_time
+from api import caching, docs_site, errors, metrics, ratelimits, server_time, web
 from api.auth import SECURITY_SCHEMES
 from api.parsing import BoundedRequest
 from api.resources import actions, control, events, games, system
@@ -74,6 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for resource in (games, actions, control, events, system):
         api.register_blueprint(resource.blp)
     app.register_blueprint(docs_site.blp)
+    app.register_blueprint(web.blp)
     errors.register_error_handlers(app)
     metrics.init_app(app)
     caching.init_app(app)

@@ -212,6 +212,7 @@ def _run(supervisor: Supervisor, env: dict, bind: str, worker: bool) -> int:
                                     "worker"], env, 30)
     url = f"http://{bind}"
     if _wait_healthy(supervisor, url, STARTUP_TIMEOUT_S):
-        click.echo(f"api     {url}/v1/games\ndocs    {url}/docs\nopenapi {url}/openapi.json\n"
+        click.echo(f"games   {url}/ (web table: watch and replay)\n"
+                   f"api     {url}/v1/games\ndocs    {url}/docs\nopenapi {url}/openapi.json\n"
                    "Ctrl-C stops everything.")
     return supervisor.watch()

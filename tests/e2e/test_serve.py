@@ -72,6 +72,7 @@ def test_a_stop_signal_stops_every_child(served, signum):
     with urllib.request.urlopen(url + "/health", timeout=5) as response:
         assert response.status == 200
     assert any(line.startswith("redis ") for line in lines)
+    assert any(line.startswith(f"games   {url}/ ") for line in lines)  # the web table
     kids = children_of(proc.pid)
     assert len(kids) >= 4  # embedded wrapper + valkey-server, gunicorn master + workers
     proc.send_signal(signum)

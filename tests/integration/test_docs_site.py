@@ -50,7 +50,7 @@ def test_the_rules_page_has_an_anchor_for_every_cited_rule(client):
 
 
 @pytest.mark.slow
-def test_a_built_wheel_carries_the_rules_page(tmp_path):
+def test_a_built_wheel_carries_the_rules_page_and_the_web_assets(tmp_path):
     # The test extra pins setuptools, so the wheel builds without an isolated environment.
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
@@ -58,4 +58,7 @@ def test_a_built_wheel_carries_the_rules_page(tmp_path):
     (wheel,) = tmp_path.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         shipped = archive.read("api/docs_site/rules.md").decode()
+        names = set(archive.namelist())
     assert shipped == (ROOT / "docs" / "rules.md").read_text()
+    web = {"api/web/static/table.js", "api/web/static/table.css", "api/web/templates/page.html"}
+    assert web <= names, web - names
