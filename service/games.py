@@ -174,12 +174,13 @@ class GameService(GameReads):
         IdempotencyKeyReused."""
         return self.act(game_id, principal, {"type": kind}, idempotency_key)
 
-    def abort(self, game_id: str, principal: Principal,
-              idempotency_key: str | None = None) -> tuple[int, dict]:
+    def abort(self, game_id: str, principal: Principal, idempotency_key: str | None = None,
+              expected_version: int | None = None) -> tuple[int, dict]:
         """Stop the game (GameAborted, status "aborted": nothing more may be appended, every
         action is refused with T1): the game's admin token or the server admin key only.
         (version, public table). Raises GameNotFound, Unauthorized, Forbidden (not the admin),
-        RuleViolation (T1 aborted already, R9.4 finished), IdempotencyKeyReused."""
+        RuleViolation (T1 aborted already, R9.4 finished), IdempotencyKeyReused;
+        ConcurrencyError when `expected_version` is given and the game moved past it."""
         if not principal.admin:
             if principal.seat is None:
                 raise Unauthorized("Aborting a game needs its admin token or the server admin "
@@ -187,7 +188,7 @@ class GameService(GameReads):
             raise Forbidden("Only the game's admin token or the server admin key may abort it.")
         record = self.records.get(game_id)
         version, state = self._decide_and_append(game_id, record, None, {"type": "abort"},
-                                                 idempotency_key, None)
+                                                 idempotency_key, expected_version)
         return version, self.with_deadline(game_id, version, state, public_view(state))
 
     def decide_at(self, game_id: str, action: dict, expected_version: int, key: str,

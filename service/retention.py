@@ -7,10 +7,11 @@ Archive (service.archive), and only then every key of the game leaves Redis, wit
 of the global index sets, in one script that first checks the stream is still at the archived
 version (a game that moved on meanwhile stays; the next run archives it again).
 
-No `GameAborted` event exists in the domain yet, so an abandoned game is not aborted by an
-event: its archive record carries the abandonment instead, `"abandoned": {"status",
-"last_event_ms", "archived_ms"}` beside the export's fields. Only a finished game's record can
-be imported again (POST /v1/games/import takes records ending with GameEnded).
+An abandoned game is first aborted (`GameAborted`, appended as the server admin: status
+`aborted`, nothing more may be appended), then archived like a finished one; its archive record
+also carries `"abandoned": {"status" (before the abort), "last_event_ms", "archived_ms"}`. An
+aborted game (by its admin or by this) is kept hot as long as a finished one. Only a finished
+game's record can be imported again (import needs a game that ended by the rules).
 
 A game's age is the `updated_ms` of its index summary (the time of its last append,
 service.index). A summary written before that field existed gets it on the first run that
@@ -43,11 +44,13 @@ from service.principal import Principal
 from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors
 from service.snapshots import CODE_TAG, SNAPSHOT_TTL_S
 from service.stats import RQ_QUEUE_PREFIX, RQ_QUEUES
-from service.store import StoreUnavailable
+from service.store import ConcurrencyError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 DAY_MS = 24 * 3600 * 1000
+ENDED = ("finished", "aborted")  # statuses that take no more events
+ABANDON_KEY = "retention-abandoned"  # the idempotency key of the abort of an abandoned game
 # Keys with a TTL that a game may leave behind (idempotency keys; snapshots of another code
 # version, whose key names this process cannot list): within this long after a game's last
 # event its keys are also looked for with a SCAN of its hash tag; later they have expired.
@@ -89,7 +92,7 @@ class RetentionPolicy:
 
     def cutoff_ms(self, status: str, now_ms: int) -> int:
         """The last-event time (ms) at or before which a game in `status` is due."""
-        return now_ms - (self.finished_ms if status == "finished" else self.abandoned_ms)
+        return now_ms - (self.finished_ms if status in ENDED else self.abandoned_ms)
 
 
 @dataclass(frozen=True)
@@ -197,21 +200,27 @@ class Retention:
         except GameNotFound:
             self._remove_keys(game_id, 0, due.updated_ms)
             return "gone"
-        finished = awaiting(state).status == "finished"
-        if finished != (due.status == "finished"):
+        status = awaiting(state).status
+        if (status in ENDED) != (due.status in ENDED):
             return "kept"  # the index is behind the stream: the next append or sweep fixes it
-        record = self.service.export(game_id, Principal(admin=True, server=True))
+        server = Principal(admin=True, server=True)
+        if status not in ENDED:  # abandoned: stop it for good before it leaves Redis
+            try:
+                version, _ = self.service.abort(game_id, server, ABANDON_KEY, version)
+            except ConcurrencyError:
+                return "kept"  # it moved on after all
+        record = self.service.export(game_id, server)
         if record["version"] != version:
             return "kept"
-        if not finished:
-            record["abandoned"] = {"status": awaiting(state).status,
-                                   "last_event_ms": due.updated_ms, "archived_ms": now_ms}
+        if status not in ENDED:
+            record["abandoned"] = {"status": status, "last_event_ms": due.updated_ms,
+                                   "archived_ms": now_ms}
         self.archive.put(game_id, record)
         if not self._remove_keys(game_id, version, due.updated_ms):
             log.info("retention: game %s moved on while archived; kept in Redis", game_id)
             return "kept"
         self.service.forget(game_id)
-        return "finished" if finished else "abandoned"
+        return "finished" if status in ENDED else "abandoned"
 
     def _remove_keys(self, game_id: str, version: int, updated_ms: int) -> bool:
         """Delete every key of the game and its index members if its stream is at `version`

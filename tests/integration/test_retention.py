@@ -112,7 +112,7 @@ def test_a_rerun_is_a_no_op_and_a_crash_between_archive_and_removal_is_finished_
     assert {p: p.read_bytes() for p in archive.root.rglob("*.json")} == before
 
 
-def test_an_abandoned_game_is_archived_with_its_abandonment_and_leaves_no_key(
+def test_an_abandoned_game_is_aborted_then_archived_with_its_abandonment_and_leaves_no_key(
         service, retention, archive, redis_client):
     game_id = service.create_game(HUMANS, seed=3)["id"]
     act_with_key(service, game_id, "k-1")
@@ -125,7 +125,9 @@ def test_an_abandoned_game_is_archived_with_its_abandonment_and_leaves_no_key(
     assert report.abandoned == [game_id]
     record = archive.get(game_id)
     abandoned = record.pop("abandoned")
-    assert record == export
+    aborted = record["events"].pop()  # aborted first: nothing more may be appended
+    assert aborted["type"] == "GameAborted" and aborted["version"] == export["version"] + 1
+    assert {**record, "version": export["version"]} == export
     assert abandoned["status"] == "playing" and abandoned["archived_ms"] >= abandoned["last_event_ms"]
     assert keys_of(redis_client, game_id) == [] and members_of(redis_client, game_id) == []
 
@@ -169,20 +171,38 @@ def test_a_game_whose_summary_predates_updated_ms_starts_its_clock_at_the_first_
 
 
 def test_a_game_that_moved_on_after_its_export_stays_in_redis(service, retention, archive,
-                                                              redis_client):
+                                                              redis_client, admin_key):
+    game_id = finished_game(service, admin_key)
+    version = service.load(game_id)[0]
+    due = next(retention.due(days_ahead(31)))
+    real_put = archive.put
+
+    def put_then_append(game, record):  # an append lands between the export and the removal
+        location = real_put(game, record)
+        service.store.append(game, [{"type": "Noted", "schema": 1, "data": {}}], version)
+        return location
+
+    archive.put = put_then_append
+    assert retention.archive_game(due) == "kept"
+    assert service.store.version(game_id) == version + 1
+    assert members_of(redis_client, game_id)
+
+
+def test_an_abandoned_game_that_moves_on_before_its_abort_is_kept_live(service, retention,
+                                                                       redis_client):
     game_id = service.create_game(HUMANS, seed=8)["id"]
     version = service.load(game_id)[0]
     due = next(retention.due(days_ahead(8)))
-    real_put = archive.put
+    real_abort = service.abort
 
-    def put_then_act(game, record):  # a seat acts between the export and the removal
-        location = real_put(game, record)
+    def act_then_abort(game, *args):  # a seat acts after the load, before the abort
         act_with_key(service, game, "late")
-        return location
+        return real_abort(game, *args)
 
-    archive.put = put_then_act
+    service.abort = act_then_abort
     assert retention.archive_game(due) == "kept"
-    assert service.load(game_id)[0] > version
+    _, state = service.load(game_id)
+    assert awaiting(state).status == "playing" and service.load(game_id)[0] > version
     assert members_of(redis_client, game_id)
 
 
