@@ -4,11 +4,15 @@
 - ``GET /watch/<game_id>``: the public table, live (long polls of the public event feed).
 - ``GET /replay/<game_id>?v=N``: the table at version N (``GET /v1/games/<id>/replay``), with a
   slider, steps, play/pause and round starts; the URL holds the version.
+- ``GET /play/<game_id>#token=…``: a seat's table and its legal actions as controls. The token
+  comes in the URL fragment (never sent to the server), is kept in the tab's sessionStorage and
+  goes to the API only in the Authorization header, so no access log records it.
 
 The pages are one HTML template plus one JS module and one CSS file shipped as package data
-(no CDN, no build step). The browser reads only the public API, so a page shows what the public
-may see: no hand and no stock order while a game is being played (the API's leak rule); a
-finished game's replay shows every hand, as the API returns it. The only thing the server puts
+(no CDN, no build step). The browser reads only the API: the list, watch and replay pages send
+no token, so they show what the public may see (no hand and no stock order while a game is
+being played; a finished game's replay shows every hand, as the API returns it); the play page
+sees what its seat may see. The only thing the server puts
 into a page is the seats (name, human or bot, bot level): ``GameRecord.public_seats``, public
 by design. Not API operations: a plain Flask blueprint, outside openapi.yaml.
 """
@@ -41,11 +45,18 @@ def replay(game_id: str):
     return _table_page("replay", game_id)
 
 
+@blp.route("/play/<game_id>")
+def play(game_id: str):
+    """A seat's table of `game_id` (text/html): the page reads the seat's token from the URL
+    fragment or asks for it; 404 for an unknown game."""
+    return _table_page("play", game_id)
+
+
 def _table_page(page: str, game_id: str):
     try:
         players = service().records.get(game_id).public_seats()
     except GameNotFound:
         abort(404)
-    title = f"{'Watch' if page == 'watch' else 'Replay'} game {game_id}"
+    title = f"{page.capitalize()} game {game_id}"
     return render_template("page.html", page=page, title=title, game_id=game_id,
                            players=players)

@@ -56,6 +56,13 @@ def browser():
 
 
 @pytest.fixture(scope="module")
+def e2e_env(e2e_env):
+    """tests/e2e's environment, with buy offers waiting 30 s for a silent human: the play
+    page's test answers one through the browser, slower than the e2e default of 1 s."""
+    return {**e2e_env, "RUMMY_OFFER_DEADLINE_S": "30"}
+
+
+@pytest.fixture(scope="module")
 def bot_game(client, worker):
     """A four-bot game, as POST /v1/games returned it; its worker plays it."""
     return client.create(BOTS, seed=1111)
@@ -71,21 +78,24 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def hidden_cards(value, path="") -> list[str]:
-    """Where a JSON value holds a hidden card (HIDDEN_KEYS with a value, or a stock draw's
-    card), as readable paths."""
+def hidden_cards(value, seat: int | None = None, path: str = "") -> list[str]:
+    """Where a JSON value holds a card hidden from `seat` (None: the public), as readable
+    paths: HIDDEN_KEYS with a value (a seat may see its own hand and penalty card), or a card
+    another seat drew from the stock."""
     found = []
     if isinstance(value, dict):
         if value.get("type") == "CardDrawn" and value["data"]["source"] == "stock" \
-                and value["data"]["card"] is not None:
+                and value["data"]["card"] is not None and value["data"]["seat"] != seat:
             found.append(f"{path}: a stock card drawn")
+        own = seat is not None and value.get("seat", seat) == seat
         for key, item in value.items():
-            if key in HIDDEN_KEYS and item not in (None, []):
+            if key in HIDDEN_KEYS and item not in (None, []) \
+                    and not (own and key in ("hand", "penalty")):
                 found.append(f"{path}.{key}")
-            found += hidden_cards(item, f"{path}.{key}")
+            found += hidden_cards(item, seat, f"{path}.{key}")
     elif isinstance(value, list):
         for n, item in enumerate(value):
-            found += hidden_cards(item, f"{path}[{n}]")
+            found += hidden_cards(item, seat, f"{path}[{n}]")
     return found
 
 
@@ -94,6 +104,10 @@ def test_the_leak_rule_sees_hidden_cards():
     drawn = {"type": "CardDrawn", "data": {"seat": 1, "source": "stock", "card": "9H"}}
     assert hidden_cards({"events": [drawn]}) == [".events[0]: a stock card drawn"]
     assert hidden_cards({"data": {"penalty": None, "stock": None, "hand": None}}) == []
+    bought = {"type": "CardBought", "data": {"seat": 2, "card": "9H", "penalty": "3C"}}
+    assert hidden_cards(bought, seat=2) == [] and hidden_cards(bought, seat=1) == [".data.penalty"]
+    assert hidden_cards({"seat": 1, "hand": ["9H"]}, seat=1) == []
+    assert hidden_cards({"seat": 1, "hand": ["9H"]}) == [".hand"]
 
 
 def test_the_watch_page_follows_a_bot_game_to_its_end_and_receives_no_hidden_card(
@@ -175,4 +189,59 @@ def test_the_game_list_links_to_the_game_and_every_page_fits_a_phone(browser, ap
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], (name, width)  # nothing runs off a phone's screen
         screenshot(page, f"{name}-phone")
+    context.close()
+
+
+def test_a_human_draws_discards_answers_a_buy_offer_and_sees_a_refusal_on_the_play_page(
+        browser, api_url, client, worker):
+    game = client.create([{"kind": "human", "name": "Hu"}] + BOTS[1:], seed=2222)
+    token = game["seats"][0]["token"]
+    context, page = new_page(browser, DESKTOP)
+    requested, responses = [], []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("response", lambda response: responses.append(response))
+    page.goto(f"{api_url}/play/{game['id']}#token={token}")
+    page.get_by_role("heading", name=re.compile("^You are Hu")).wait_for()
+    assert token not in page.url  # the fragment is dropped once the token is stored
+    assert page.evaluate(f"sessionStorage.getItem('rummy-token:{game['id']}')") == token
+    draw = page.get_by_role("button", name="Draw from the stock")
+    answer = page.get_by_role("button", name=re.compile("^Pass on "))
+    hand = page.get_by_role("group", name=re.compile("^Your hand")).get_by_role("button")
+    refusal = page.get_by_test_id("refusal")
+    passed = played = 0
+    while not (passed and played):
+        draw.or_(answer).first.wait_for(timeout=90_000)  # our turn, or an offer to answer
+        if answer.is_visible():
+            answer.click()
+            passed += 1
+            page.wait_for_timeout(500)
+            continue
+        if played:
+            break  # our next turn came with no offer to answer: the check below fails
+        hand.first.click()  # a discard before drawing is refused with its rule
+        refusal.get_by_role("link").wait_for()
+        assert refusal.get_by_role("link").get_attribute("href").startswith("/docs/rules#r")
+        screenshot(page, "play-desktop")
+        draw.click()  # the stock: the discard top is offered to the bots first (R6.1)
+        page.get_by_test_id("game-status").get_by_text("melding or discarding").wait_for(
+            timeout=60_000)
+        expect_size = len(hand.all())
+        hand.first.click()
+        page.wait_for_function(f"document.querySelectorAll('.mine button').length < {expect_size}")
+        played += 1
+    assert passed and played
+    mine = [e for e in client.events(game["id"], token) if e["data"].get("seat") == 0]
+    assert {"CardDrawn", "CardDiscarded", "BuyPassed"} <= {e["type"] for e in mine}
+    assert not any(token in url for url in requested)  # the token travels in a header only
+    for response in responses:
+        if "/v1/" in response.url and response.ok:
+            found = hidden_cards(json.loads(response.body()), seat=0)
+            assert not found, (response.url, found[:5])
+    context.close()
+
+    context, page = new_page(browser, PHONE)
+    page.goto(f"{api_url}/play/{game['id']}#token={token}")
+    page.get_by_role("heading", name=re.compile("^You are Hu")).wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "play-phone")
     context.close()

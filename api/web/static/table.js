@@ -9,8 +9,8 @@ const statusLine = document.getElementById("status");
 const RANK_NAMES = {A: "ace", J: "jack", Q: "queen", K: "king", 2: "two", 3: "three",
   4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"};
 const SUITS = {C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"]};
-const PHASES = {choose: "choosing stock or discard", draw: "drawing", offer: "buy offer open",
-  play: "playing (meld, lay off, discard)"};
+const PHASES = {draw: "drawing", buying: "a buy offer is open", play: "melding or discarding",
+  over: "the round is over"};
 
 // ---- small helpers ----------------------------------------------------------------------
 
@@ -340,5 +340,137 @@ async function replayPage() {
   go(version);
 }
 
-const pages = {list: listPage, watch: watchPage, replay: replayPage};
+// ---- the play page ----------------------------------------------------------------------
+
+const TOKEN_KEY = `rummy-token:${gameId}`;
+
+/** The seat token: taken from the URL fragment (#token=…, then dropped from the address bar)
+ * into sessionStorage. Never put in a query string, so no server or proxy log records it. */
+function seatToken() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.has("token")) {
+    sessionStorage.setItem(TOKEN_KEY, fragment.get("token"));
+    history.replaceState(null, "", location.pathname);
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+function askForToken() {
+  const input = el("input", {type: "password", id: "token", autocomplete: "off", required: true});
+  const form = el("form", {class: "token-form"},
+    el("label", {for: "token", text: "Your seat's token"}), input,
+    el("button", {type: "submit", text: "Sit down"}));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+    location.reload();
+  });
+  app.append(form);
+  say("This page needs your seat's token (the game's creator got it).");
+}
+
+function ruleLink(rule) {
+  return el("a", {href: `/docs/rules#${rule.toLowerCase().replace(/\./g, "-")}`, text: `rule ${rule}`});
+}
+
+/** The words of a legal action; `name` writes a card (cardText on screen, cardName aloud). */
+function actionWords(action, view, name) {
+  const offered = view.offer ? name(view.offer.card) : "the card";
+  switch (action.type) {
+    case "draw": return action.from === "stock" ? "Draw from the stock"
+      : `Take ${name(view.discard_top)} from the discard pile`;
+    case "buy": return `Buy ${offered}`;
+    case "pass": return `Pass on ${offered}`;
+    case "open": return `Go down: ${action.melds.map((m) => m.map(name).join(" ")).join(" | ")}`;
+    case "lay_off": return `Lay off ${name(action.card)} on meld ${action.meld + 1}`;
+    case "swap_joker": return `Swap ${name(action.card)} for the joker of meld ${action.meld + 1}`;
+    default: return action.type;
+  }
+}
+
+const SUIT_ORDER = "CDHSJ";
+const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+function sortedHand(hand) {
+  const key = (code) => code.startsWith("JK") ? [4, 0]
+    : [SUIT_ORDER.indexOf(code.slice(-1)), RANK_ORDER.indexOf(code.slice(0, -1))];
+  return [...hand].sort((a, b) => { const x = key(a), y = key(b); return x[0] - y[0] || x[1] - y[1]; });
+}
+
+async function playPage() {
+  const token = seatToken();
+  if (!token) { askForToken(); return; }
+  const headers = {Authorization: `Bearer ${token}`, Accept: "application/json"};
+  const {root, log} = tableShell();
+  const panel = el("section", {class: "you", "aria-label": "Your moves"});
+  const refusal = el("p", {class: "refusal", role: "alert", hidden: true, "data-testid": "refusal"});
+  app.insertBefore(el("div", {}, refusal, panel), app.querySelector(".layout"));
+  const events = [];
+  let view = null;
+
+  const authed = async (url, init = {}) => {
+    const reply = await fetch(url, {...init, headers: {...headers, ...(init.headers || {})}});
+    const body = await reply.json().catch(() => ({detail: reply.statusText}));
+    return {ok: reply.ok, status: reply.status, body};
+  };
+  async function load() {
+    const reply = await authed(`/v1/games/${gameId}/view`);
+    if (!reply.ok) throw new Error(`${reply.status} ${reply.body.detail}`);
+    view = reply.body;
+    renderTable(root, view);
+    renderMoves();
+    say(view.status === "finished" ? "The game is finished."
+      : view.awaiting.seats.includes(view.seat) ? "Your move." : "Waiting for the other seats…");
+  }
+  async function act(action) {
+    const reply = await authed(`/v1/games/${gameId}/actions`, {method: "POST",
+      body: JSON.stringify(action),
+      headers: {"Content-Type": "application/json", "If-Match": `"${view.version}"`}});
+    if (reply.ok) refusal.hidden = true;
+    else {
+      const rule = reply.body.rule;
+      refusal.replaceChildren(el("strong", {text: "Refused: "}),
+        reply.body.detail || reply.body.title || `${reply.status}`,
+        rule ? " (" : "", rule ? ruleLink(rule) : "", rule ? ")" : "");
+      refusal.hidden = false;
+    }
+    await load();
+  }
+  function renderMoves() {
+    const mine = view.awaiting.seats.includes(view.seat);
+    const hand = el("div", {class: "hand mine", role: "group",
+      "aria-label": "Your hand, by suit: choose a card to discard it"},
+      sortedHand(view.hand).map((code) => {
+        const button = el("button", {type: "button", class: "card-button",
+          "aria-label": `Discard ${cardName(code)}`}, cardEl(code));
+        button.addEventListener("click", () => act({type: "discard", card: code}));
+        return button;
+      }));
+    const moves = view.legal_actions.filter((a) => a.type !== "discard").map((action) => {
+      const button = el("button", {type: "button", class: "move",
+        "aria-label": actionWords(action, view, cardName), text: actionWords(action, view, cardText)});
+      button.addEventListener("click", () => act(action));
+      return button;
+    });
+    panel.replaceChildren(el("h2", {text: `You are ${seatName(view.seat)}${mine ? ": your move" : ""}`}),
+      hand, el("div", {class: "moves"}, moves));
+  }
+
+  await load();
+  while (view.status !== "finished") {
+    try {
+      const after = events.length ? events.at(-1).version : 0;
+      const reply = await authed(`/v1/games/${gameId}/events?after=${after}&wait=${after ? 20 : 0}`);
+      if (!reply.ok) throw new Error(`${reply.status} ${reply.body.detail}`);
+      events.push(...reply.body.events);
+      renderLog(log, events);
+      if (reply.body.events.length) await load();
+    } catch (error) {
+      say(`Connection lost (${error.message}); retrying…`);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+const pages = {list: listPage, watch: watchPage, replay: replayPage, play: playPage};
 pages[page]().catch((error) => say(`Could not load: ${error.message}`));
