@@ -58,7 +58,7 @@ def init_app(app: Flask, budgets: RateLimits | None, storage_url: str | None,
         swallow_errors=True, in_memory_fallback_enabled=True)
     limiter.request_filter(lambda: request.method == "OPTIONS")
     for endpoint, view in list(app.view_functions.items()):
-        if endpoint == "static" or endpoint.split(".")[0] in EXEMPT_BLUEPRINTS:
+        if endpoint.split(".")[-1] == "static" or endpoint.split(".")[0] in EXEMPT_BLUEPRINTS:
             continue
         view = limiter.shared_limit(budgets.general, scope="general")(view)
         if endpoint in CREATE_ENDPOINTS:

@@ -118,7 +118,8 @@ def test_x_forwarded_for_names_the_client_behind_a_trusted_proxy(limited):
 def test_exempt_routes_are_never_limited(limited):
     client = limited("general=1/minute")
     for _ in range(3):
-        for path in ("/health", "/ready", "/metrics", "/openapi.json", "/docs"):
+        for path in ("/health", "/ready", "/metrics", "/openapi.json", "/docs",
+                     "/docs/rules", "/web/static/table.js"):
             assert client.get(path, environ_base=PEER).status_code == 200, path
         assert client.options("/v1/games", environ_base=PEER).status_code == 200
 
