@@ -30,7 +30,10 @@ from service.store import ConcurrencyError
 from service.tokens import is_admin_key, new_token, token_hash
 
 log = logging.getLogger(__name__)
-MAX_ATTEMPTS = 5
+# How long a request without If-Match is re-decided on newer states when other appends win the
+# race. Time, not a count: a bot job appends every few ms while it plays, and a human acting
+# then (a reclaim while bots play every seat) lost five straight attempts on a loaded machine.
+REDECIDE_BUDGET_S = 2.0
 OFFER_ANSWERS = ("buy", "pass")
 OFFER_EVENTS = ("OfferOpened", "OfferClosed")
 # An append writes the game index only when what it records changes (status, round, whether
@@ -236,9 +239,10 @@ class GameService(GameReads):
                 if_match: int | None, stamp: str, key: str | None = None, claim: str = "",
                 known: tuple[int, object] | None = None,
                 decision: Decision | None = None) -> tuple[int, object]:
-        """Load, check `if_match`, decide, append (re-decided on a conflict without If-Match)."""
-        first = None
-        for _ in range(MAX_ATTEMPTS):
+        """Load, check `if_match`, decide, append (re-decided on a conflict without If-Match,
+        for up to REDECIDE_BUDGET_S)."""
+        first, ends = None, time.monotonic() + REDECIDE_BUDGET_S
+        while True:
             version, state = known or self.load(game_id)
             if if_match is not None and if_match != version:
                 raise ConcurrencyError(if_match, version)
@@ -258,14 +262,13 @@ class GameService(GameReads):
                 result = self.store.append(game_id, [event_to_dict(e) for e in events], version,
                                            key, stamp, claim)
             except ConcurrencyError:
-                if if_match is not None:
+                if if_match is not None or time.monotonic() > ends:
                     raise
                 continue
             if result.duplicate:
                 return self.load(game_id, upto=result.version)
             return result.version, self._appended(record, version, state, events,
                                                   recorded_at=result.recorded_at)
-        raise ConcurrencyError(version, self.store.version(game_id))
 
     def _offer_changed(self, game_id: str, since: int) -> bool:
         """Whether an offer was opened or closed after version `since`."""
