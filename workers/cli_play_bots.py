@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 
 import click
@@ -15,6 +16,9 @@ import click
 from domain.bots import BOT_LEVELS
 
 POLL_WAIT_S = 25
+# Bots append hundreds of events a second, so each long poll returns at once: pausing between
+# polls batches them and keeps the follower well inside the API's rate limits (50/s by default).
+POLL_PAUSE_S = 0.2
 
 
 def http_json(method: str, url: str, body: dict | None = None, token: str | None = None,
@@ -34,12 +38,19 @@ def http_json(method: str, url: str, body: dict | None = None, token: str | None
 
 def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo) -> dict | None:
     """Long-poll the game's events until `GameEnded` or `deadline` (monotonic); echo each round's
-    scores. Returns the GameEnded data, or None if the deadline came first."""
+    scores. A 429 waits its Retry-After. Returns the GameEnded data, or None if the deadline
+    came first."""
     after = 0
     while time.monotonic() < deadline:
         wait = max(1, min(POLL_WAIT_S, int(deadline - time.monotonic())))
-        page = http_json("GET", f"{base}/v1/games/{game_id}/events?after={after}&wait={wait}",
-                         token=token)
+        try:
+            page = http_json("GET", f"{base}/v1/games/{game_id}/events?after={after}&wait={wait}",
+                             token=token)
+        except urllib.error.HTTPError as refused:
+            if refused.code != 429:
+                raise
+            time.sleep(float(refused.headers.get("Retry-After") or 1))  # rate limited: wait
+            continue
         for event in page["events"]:
             after = event["version"]
             data = event["data"]
@@ -47,6 +58,7 @@ def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo
                 echo(f"round {data['round']}: scores {data['scores']}  totals {data['totals']}")
             elif event["type"] == "GameEnded":
                 return data
+        time.sleep(POLL_PAUSE_S)
     return None
 
 
