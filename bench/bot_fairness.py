@@ -40,6 +40,7 @@ import redis
 from rq import Worker
 
 from bench.stack import running_stack
+from bench.stats import percentile
 from domain.simulation import play_game
 from service.keys import events_key
 from workers.cli_play_bots import http_json
@@ -52,12 +53,6 @@ TICKS_S = os.sysconf("SC_CLK_TCK")
 
 def met(ok: bool) -> str:
     return "met" if ok else "NOT met"
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The `share` percentile of `values` (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
 def cpu_s(pids: list[int]) -> float:

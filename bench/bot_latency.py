@@ -18,6 +18,7 @@ import urllib.error
 import redis
 
 from bench.stack import running_stack
+from bench.stats import percentile
 from service.keys import events_key
 from workers.cli_play_bots import http_json
 
@@ -69,7 +70,7 @@ def main() -> None:
     with running_stack(workers=1, env={"RUMMY_OFFER_DEADLINE_S": "30"}) as (base, redis_url):
         latencies = sorted(play(base, redis.Redis.from_url(redis_url), args.samples, seed=1))
     p50 = statistics.median(latencies)
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+    p99 = percentile(latencies, 0.99)
     print(f"bot reply latency over {len(latencies)} replies, 1 worker: p50 {p50:.1f} ms, "
           f"p99 {p99:.1f} ms, max {latencies[-1]:.1f} ms")
 

@@ -26,6 +26,7 @@ import time
 from urllib.parse import urlsplit
 
 from bench.stack import running_stack
+from bench.stats import percentile
 from workers.cli_play_bots import http_json
 
 HUMANS = [{"kind": "human"}] * 4
@@ -42,12 +43,6 @@ def raise_file_limit() -> int:
     if hard != soft:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The `share` percentile of `values` (inf for none: nothing answered)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("inf")
 
 
 # --- the holder: a child process keeping the connections open -----------------------------

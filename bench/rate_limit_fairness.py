@@ -23,6 +23,7 @@ import time
 import requests
 
 from bench.stack import running_stack
+from bench.stats import percentile
 
 HUMANS = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
 PACE_S = 0.05  # the victim's pause between actions: 20 actions/s over its four seats
@@ -96,11 +97,6 @@ def flood(base: str, threads: int, stop, counts) -> None:
         counts[1] += limited[0]
 
 
-def p(times: list[float], q: float) -> float:
-    ordered = sorted(times)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
@@ -124,9 +120,9 @@ def main() -> None:
         for proc in flooders:
             proc.join()
     sent, limited = counts[0], counts[1]
-    print(f"victim action p50/p99 unloaded {statistics.median(quiet):.1f}/{p(quiet, 0.99):.1f} ms"
-          f" | under flood {statistics.median(loaded):.1f}/{p(loaded, 0.99):.1f} ms")
-    print(f"p99 ratio {p(loaded, 0.99) / p(quiet, 0.99):.2f} (goal <= 1.5) | flood "
+    print(f"victim action p50/p99 unloaded {statistics.median(quiet):.1f}/{percentile(quiet, 0.99):.1f} ms"
+          f" | under flood {statistics.median(loaded):.1f}/{percentile(loaded, 0.99):.1f} ms")
+    print(f"p99 ratio {percentile(loaded, 0.99) / percentile(quiet, 0.99):.2f} (goal <= 1.5) | flood "
           f"{sent / (elapsed + 1.0):.0f} requests/s from {args.flooders}x{args.threads} threads, "
           f"{100 * limited / max(sent, 1):.0f}% answered 429")
 
