@@ -124,7 +124,11 @@ def test_the_watch_page_follows_a_bot_game_to_its_end_and_receives_no_hidden_car
     page.wait_for_function(
         "document.querySelector('[data-testid=game-status]').innerText.includes('finished')",
         timeout=GAME_TIMEOUT_MS, polling=500)
-    assert page.get_by_text("The game is over").is_visible()
+    # The table is fetched after each batch of events, so it can show "finished" one long poll
+    # before the log gets GameEnded: wait for the log's line, then it must be shown.
+    over = page.get_by_text("The game is over")
+    over.wait_for(timeout=30_000)
+    assert over.is_visible()
 
     api = [r for r in responses if "/v1/" in r.url]
     assert any("/events?" in r.url for r in api)
