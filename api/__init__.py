@@ -3,10 +3,10 @@ import os
 
 from flask import Flask
 
-from api import caching, docs_site, errors, metrics, ratelimits, server_time, web
+from api import caching, docs_site, errors, metrics, ratelimits, server_time, visibility, web
 from api.auth import SECURITY_SCHEMES
 from api.parsing import BoundedRequest
-from api.resources import actions, control, events, games, system
+from api.resources import actions, control, events, games, lobby, system
 from service.bootstrap import build_service
 from service.config import RateLimits, Settings, trusted_networks
 
@@ -71,11 +71,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.extensions["rummy"] = build_service(settings=settings)
     api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()]})
-    for resource in (games, actions, control, events, system):
+    for resource in (games, lobby, actions, control, events, system):
         api.register_blueprint(resource.blp)
     app.register_blueprint(docs_site.blp)
     app.register_blueprint(web.blp)
     errors.register_error_handlers(app)
+    visibility.init_app(app)
     metrics.init_app(app)
     caching.init_app(app)
     server_time.init_app(app)

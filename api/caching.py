@@ -7,7 +7,8 @@ from flask import Flask, request
 PRIVATE_ENDPOINTS = frozenset({
     "games.get_view", "games.replay", "games.export_game", "games.create_game",
     "games.import_game", "events.events", "events.stream", "actions.act",
-    "control.reclaim", "control.resign", "control.abort",
+    "control.reclaim", "control.resign", "control.abort", "lobby.join", "lobby.start",
+    "lobby.create_rematch", "lobby.rematch_seat", "lobby.spectators",
 })
 CACHE_CONTROL = "private, no-store"
 PRIVATE_HEADERS = {

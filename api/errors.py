@@ -157,6 +157,9 @@ TITLES = {
     "unavailable": "A backend the service needs is not reachable",
     "too-many-streams": "Too many open streams and long polls for this caller",
     "internal-server-error": "Internal Server Error",
+    "join-code-not-found": "No waiting game has this join code",
+    "lobby-closed": "The game takes no one now, or cannot be started",
+    "no-rematch": "The game has no rematch yet",
 }
 
 

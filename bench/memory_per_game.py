@@ -31,13 +31,13 @@ from service.bootstrap import wire
 from service.config import Settings
 from service.embedded import EmbeddedRedis
 from service.followups import install
-from service.index import STATUSES, WAITING
+from service.index import STATUSES, WAITING, status_key
 from service.keys import index_key
 from service.retention import DAY_MS, Retention, RetentionPolicy
 from workers import runtime
 from workers.worker import run_worker
 
-GLOBAL_SETS = [index_key(), *map(index_key, STATUSES), index_key(WAITING)]
+GLOBAL_SETS = [index_key(), *map(status_key, STATUSES), index_key(WAITING)]
 
 
 def kind_of(key: str, game_id: str) -> str:

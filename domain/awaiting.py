@@ -9,7 +9,7 @@ from domain.state import ABORTED, BUYING, FINISHED, PLAYING, SCORING, GameState
 
 @dataclass(frozen=True)
 class Awaiting:
-    """`status` "playing"|"scoring"|"finished"|"aborted"; `turn` the active seat (None unless playing);
+    """`status` "waiting"|"playing"|"scoring"|"finished"|"aborted"|"expired"; `turn` the active seat (None unless playing);
     `phase` "draw"|"play"|"buying" (None unless playing); `seats` that must act now (the
     active seat, or the seats owing an answer to the open offer, R6.9; empty otherwise)."""
 

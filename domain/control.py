@@ -16,6 +16,7 @@ from domain.awaiting import awaiting
 from domain.decide_common import require_seat
 from domain.errors import RuleViolation
 from domain.events import Event, GameAborted, SeatReclaimed, SeatTakenOver, TurnTimedOut
+from domain.lobby import lobby_bot_level
 from domain.state import (ABORTED, DRAW, FINISHED, PLAY, PLAYING, RESIGNED, TIMEOUTS,
                           GameState)
 
@@ -24,7 +25,11 @@ DEFAULT_TAKEOVER_LEVEL = "basic"
 
 def bot_level(state: GameState, seat: int) -> str | None:
     """The level of the bot playing `seat` because of the clock or a resignation (taken over,
-    or finishing the seat's timed-out turn), or None when the seat is played as seated."""
+    or finishing the seat's timed-out turn) or because it was left open when a lobby game
+    started (domain.lobby), or None when the seat is played as seated."""
+    filled = lobby_bot_level(state, seat)
+    if filled is not None:
+        return filled
     taken = state.taken_over[seat]
     if taken is not None:
         return taken.level

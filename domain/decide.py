@@ -2,7 +2,8 @@
 
 Player actions are FORMAT.md's `do` objects plus seat control (`resign`, `reclaim`,
 domain.control); system actions (seat None) are `{"type": "score_round"}`,
-`{"type": "close_offer"}`, `{"type": "time_out", "seat": s}` and `{"type": "abort"}`. Nothing here mutates its input; all
+`{"type": "close_offer"}`, `{"type": "time_out", "seat": s}` and `{"type": "abort"}`; a lobby game's `join`, `start`
+and `expire` (domain.lobby). Nothing here mutates its input; all
 randomness comes from the injected `rng` and is recorded in the events.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from domain.decide_scoring import deal_round, score_round
 from domain.decide_turn import discard, draw
 from domain.errors import MalformedAction
 from domain.events import Event, GameCreated, PositionLoaded
+from domain.lobby import LOBBY_ACTIONS, require_started
 from domain.positions import normalize_position
 from domain.profile import RuleProfile
 from domain.state import GameState
@@ -37,7 +39,11 @@ SYSTEM_ACTIONS: dict[str, Callable[..., list[Event]]] = {
     "close_offer": close_offer,
     "time_out": time_out,
     "abort": abort,
+    **LOBBY_ACTIONS,
 }
+# What a game may take before its first deal (domain.lobby, rule L3): the lobby's own actions
+# and an abort.
+BEFORE_DEAL = frozenset({*LOBBY_ACTIONS, "abort"})
 
 
 def decide(state: GameState, seat: int | None, action: dict, rng: random.Random) -> list[Event]:
@@ -53,6 +59,8 @@ def decide(state: GameState, seat: int | None, action: dict, rng: random.Random)
         who = "the system" if seat is None else "a player"
         raise MalformedAction("R5", f"{kind!r} is not an action {who} can take")
     require_not_aborted(state)
+    if kind not in BEFORE_DEAL:
+        require_started(state)
     return handler(state, seat, action, rng)
 
 

@@ -31,6 +31,12 @@ def _event(cls: type) -> type:
     return cls
 
 
+def register_event(cls: type) -> type:
+    """Register an event class defined in its capability's own module (domain.lobby): a
+    frozen dataclass under its name, like the events of this module."""
+    return _event(cls)
+
+
 def register_upcaster(event_type: str, from_schema: int, fn: Callable[[dict], dict]) -> None:
     """Register `fn(data) -> data` turning `event_type` data of `from_schema` into the next."""
     UPCASTERS[(event_type, from_schema)] = fn

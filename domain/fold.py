@@ -13,6 +13,7 @@ from domain.cards import joker_as, physical_card
 from domain.deal import deal_from_deck
 from domain.melds import Meld, meld_kind
 from domain.offers import with_answer
+from domain.lobby import LOBBY_HANDLERS
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
@@ -292,4 +293,5 @@ _HANDLERS: dict[type, Callable[..., tuple[Fields | None, Fields | None]]] = {
     ev.SeatTakenOver: _seat_taken_over,
     ev.SeatReclaimed: _seat_reclaimed,
     ev.GameAborted: _game_aborted,
+    **LOBBY_HANDLERS,
 }

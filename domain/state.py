@@ -13,6 +13,7 @@ from domain.profile import RuleProfile
 
 DRAW, PLAY, BUYING, OVER = "draw", "play", "buying", "over"
 PLAYING, SCORING, FINISHED, ABORTED = "playing", "scoring", "finished", "aborted"
+WAITING, EXPIRED = "waiting", "expired"  # a lobby game before its first deal (domain.lobby)
 TIMEOUTS, RESIGNED = "timeouts", "resigned"
 
 
@@ -34,6 +35,22 @@ class Takeover:
 
     level: str
     reason: str
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The seats of a game that waited for people before its first deal (domain.lobby).
+
+    Per seat: `open` the level of the bot that fills it if nobody joins (None once joined, or
+    for a seat seated at creation); `joined` the name of who joined it; `bots` the level of the
+    bot that plays a seat left open when the game started. `dealer`: the first dealer (R2.2),
+    drawn at creation. `auto_start`: the game starts when its last open seat is taken."""
+
+    open: tuple[str | None, ...]
+    joined: tuple[str | None, ...]
+    bots: tuple[str | None, ...]
+    dealer: int
+    auto_start: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,9 +99,11 @@ class RoundState:
 class GameState:
     """A whole game: profile, seats, running totals, and the current (or last) round.
 
-    `status` is "playing", "scoring" (a round ended and awaits `score_round`), "finished" or
-    "aborted". `round_scores` has one tuple per scored round; `winners` is set when the game
-    ended. `seed` is the game's seed when it was seeded (hidden from seats until the end).
+    `status` is "waiting" (a lobby game before its first deal), "playing", "scoring" (a round
+    ended and awaits `score_round`), "finished", "aborted" or "expired" (a lobby game never
+    started). `lobby`: the Lobby of a game created with open seats, else None.
+    `round_scores` has one tuple per scored round; `winners` is set when the game ended.
+    `seed` is the game's seed when it was seeded (hidden from seats until the end).
     Seat control: `clock` (None for a game created without one); `taken_over[seat]` a
     Takeover or None; `timeouts[seat]` the seat's consecutive turn timeouts (reset when its
     human acts or reclaims it); `timed_out` the seat whose timed-out turn a bot is finishing
@@ -103,3 +122,4 @@ class GameState:
     taken_over: tuple[Takeover | None, ...] = (None, None, None, None)
     timeouts: tuple[int, ...] = (0, 0, 0, 0)
     timed_out: int | None = None
+    lobby: Lobby | None = None

@@ -16,6 +16,7 @@ from domain.cards import RANK_NUMBERS, SUITS, full_deck
 from domain.contracts import DEAL_SIZES
 from domain.deal import deal_from_deck
 from domain.legal import legal_actions
+from domain.lobby import lobby_view
 from domain.offers import waiting_for
 from domain.state import GameState, RoundState
 
@@ -76,6 +77,7 @@ _PUBLIC: dict[str, Entry] = {
     "taken_over": lambda state, rnd, _: [None if t is None else dict(t.__dict__)
                                          for t in state.taken_over],
     "timeouts": lambda state, rnd, _: list(state.timeouts),
+    "lobby": lambda state, rnd, _: lobby_view(state),
 }
 
 _SEAT: dict[str, Entry] = {

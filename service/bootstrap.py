@@ -13,7 +13,10 @@ from service.clock import DeadlineSchedule
 from service.config import PROCESS_SECRET, Settings
 from service.followups import install
 from service.games import GameService
+from service.grants import GrantStore
 from service.index import GameIndex
+from service.lobby import Lobby
+from service.rematch import Rematches
 from service.loading import GameLoader
 from service.notify import shared_notifier
 from service.queries import Followups
@@ -59,7 +62,10 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
                           stats=lambda: redis_stats(client),
                           leases=StreamLeases(client, settings.stream_lease_s),
                           schedule=DeadlineSchedule(client),
-                          offer_deadline_s=settings.offer_deadline_s)
+                          offer_deadline_s=settings.offer_deadline_s,
+                          grants=GrantStore(client))
+    service.lobby = Lobby(service, client, settings.lobby_ttl_s)
+    service.rematches = Rematches(service, client)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
     return Wiring(settings, client, service)

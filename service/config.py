@@ -89,7 +89,8 @@ class Settings:
     `archive_dir` (RUMMY_ARCHIVE_DIR): the directory of archived games' records; None (unset)
     turns retention off: nothing is archived or removed (docs/retention.md).
     `retention_interval_s` (RUMMY_RETENTION_INTERVAL_S, 3600): seconds between two retention
-    runs of the workers.
+    runs of the workers. `lobby_ttl_s` (RUMMY_LOBBY_TTL_S, 3600): seconds a game with open
+    seats waits to be started before the sweeper expires it (docs/lobby.md).
     `max_streams_per_credential` (RUMMY_MAX_STREAMS_PER_CREDENTIAL, 8): concurrent SSE streams
     plus long polls one bearer token may hold; `max_streams_per_ip`
     (RUMMY_MAX_STREAMS_PER_IP, 64): those of the anonymous callers of one client address
@@ -113,6 +114,7 @@ class Settings:
     abandon_days: float = 7.0
     archive_dir: str | None = None
     retention_interval_s: float = 3600.0
+    lobby_ttl_s: float = 3600.0
     max_streams_per_credential: int = 8
     max_streams_per_ip: int = 64
     secret: str = field(default=PROCESS_SECRET, repr=False)
@@ -129,7 +131,7 @@ class Settings:
             raise ValueError("RUMMY_SECRET must not be empty")
         for name in ("offer_deadline_s", "max_wait_s", "sse_max_s", "sse_heartbeat_s",
                      "sweep_interval_s", "sweep_stale_s", "retention_days", "abandon_days",
-                     "retention_interval_s"):
+                     "retention_interval_s", "lobby_ttl_s"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and value > 0):
                 raise ValueError(f"RUMMY_{name.upper()} must be a number > 0, not {value!r}")
@@ -157,7 +159,8 @@ class Settings:
                                          ("sse_max_s", 300.0), ("sse_heartbeat_s", 15.0),
                                          ("sweep_interval_s", 5.0), ("sweep_stale_s", 30.0),
                                          ("retention_days", 30.0), ("abandon_days", 7.0),
-                                         ("retention_interval_s", 3600.0))}
+                                         ("retention_interval_s", 3600.0),
+                                         ("lobby_ttl_s", 3600.0))}
         caps = {name: _integer(env, f"RUMMY_{name.upper()}", default)
                 for name, default in (("max_streams_per_credential", 8),
                                       ("max_streams_per_ip", 64))}

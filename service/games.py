@@ -17,6 +17,7 @@ from domain import (RuleProfile, awaiting, bot_level, decide, event_from_dict, e
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.events import EVENT_TYPES
+from domain.lobby import open_lobby
 from service.clock import clock_event
 from service.errors import Forbidden, Unauthorized
 from service.followups import Needs, needs
@@ -24,7 +25,7 @@ from service.idempotency import claim_or_wait, fingerprint
 from service.keys import idempotency_scope
 from service.principal import Principal
 from service.queries import RECORD_FORMAT, GameReads
-from service.records import GameRecord
+from service.records import VISIBILITIES, GameRecord
 from service.seating import seat_specs
 from service.store import ConcurrencyError
 from service.tokens import is_admin_key, new_token, token_hash
@@ -75,7 +76,8 @@ class GameService(GameReads):
 
     def create_game(self, seats: list[dict], profile: str | dict = "standard", seed: int | None = None,
                     position: dict | None = None, admin_key: str | None = None,
-                    clock: dict | None = None) -> dict:
+                    clock: dict | None = None, visibility: str = "public",
+                    auto_start: bool = False, host: str | None = None) -> dict:
         """Create a game: `{"id", "version", "admin_token", "seats": [{"seat", "kind", "name",
         "level", "token" (human seats, shown once)}]}`.
 
@@ -86,8 +88,14 @@ class GameService(GameReads):
         so no two games share a deal (docs/threat-model.md). `position` (FORMAT.md) needs the
         server admin key. `clock`: the turn clock (service.clock.clock_event: a partial object
         takes the defaults), recorded as a ClockSet event right after the game's first event.
-        Raises UnsupportedProfile, ValueError (naming a bad clock field), RuleViolation
-        (position), Forbidden (position without the admin key)."""
+        Seats of kind "open" make a lobby game (domain.lobby, service.lobby): it waits, no card
+        dealt, until it is started (or, with `auto_start`, its last open seat is taken).
+        `visibility`: one of service.records.VISIBILITIES. `host`: the admin token hash of the
+        game a rematch follows (service.rematch): the new game keeps it, its origin is
+        "rematch", and its human seats get their tokens later (service.grants), so the answer
+        holds no token.
+        Raises UnsupportedProfile, ValueError (naming a bad clock field; open seats with a
+        position), RuleViolation (position), Forbidden (position without the admin key)."""
         rule_profile = RuleProfile.from_json(profile)
         timing = clock_event(clock, self.offer_deadline_s)
         specs = seat_specs(seats, rule_profile.players)
@@ -105,7 +113,15 @@ class GameService(GameReads):
         else:
             events = start_game(rule_profile, len(specs), rng, seed=rng_seed)
         events = [events[0], timing, *events[1:]]  # the clock right after the game's start
-        return self._create(game_id, specs, [event_to_dict(e) for e in events], rng_seed, origin)
+        levels = tuple(s["level"] if s["kind"] == "open" else None for s in specs)
+        if any(levels):
+            if position is not None:
+                raise ValueError("a game from a position has no open seat")
+            events = open_lobby(events, levels, auto_start)
+        if host is not None:
+            origin = "rematch"
+        return self._create(game_id, specs, [event_to_dict(e) for e in events], rng_seed, origin,
+                            visibility, host)
 
     def import_game(self, record: dict, admin_key: str | None) -> dict:
         """Re-create an exported game (service.queries export format) under a new id, with new
@@ -130,6 +146,8 @@ class GameService(GameReads):
             raise ValueError("the record's events do not keep the 107 cards of the deck, each "
                              "in one place (R1.2, R1.4)")
         specs = seat_specs(record.get("seats"), state.seats)
+        if any(spec["kind"] == "open" for spec in specs):
+            raise ValueError("a finished game's record has no open seat")
         return self._create(new_game_id(), specs, raw, secrets.token_hex(16), "import")
 
     def act(self, game_id: str, principal: Principal, action: dict,
@@ -185,7 +203,7 @@ class GameService(GameReads):
         RuleViolation (T1 aborted already, R9.4 finished), IdempotencyKeyReused;
         ConcurrencyError when `expected_version` is given and the game moved past it."""
         if not principal.admin:
-            if principal.seat is None:
+            if not principal.holds_token:
                 raise Unauthorized("Aborting a game needs its admin token or the server admin "
                                    "key.")
             raise Forbidden("Only the game's admin token or the server admin key may abort it.")
@@ -201,6 +219,17 @@ class GameService(GameReads):
         (version, state). Raises ConcurrencyError when the game moved on, RuleViolation."""
         record = self.records.get(game_id)
         return self._decide_and_append(game_id, record, None, action, key, expected_version,
+                                       decision=decision)
+
+    def decide_system(self, game_id: str, action: dict, idempotency_key: str | None = None,
+                      decision: Decision | None = None) -> tuple[int, object]:
+        """Append what the system `action` decides (a lobby's join, start or expiry:
+        service.lobby) on the game's latest state, re-decided when another append wins the
+        race, under the caller's `idempotency_key` (scoped "system:"; the caller prefixes it
+        with the action). (version, state). Raises GameNotFound, RuleViolation,
+        IdempotencyKeyReused, IdempotencyInProgress."""
+        record = self.records.get(game_id)
+        return self._decide_and_append(game_id, record, None, action, idempotency_key, None,
                                        decision=decision)
 
     def system_act(self, game_id: str, action: dict, expected_version: int) -> tuple[int, object]:
@@ -275,21 +304,30 @@ class GameService(GameReads):
         return any(e.type in OFFER_EVENTS for e in self.store.read(game_id, after=since))
 
     def _create(self, game_id: str, specs: list[dict], events: list[dict], rng_seed: str,
-                origin: str) -> dict:
+                origin: str, visibility: str = "public", admin_hash: str | None = None) -> dict:
+        """Record and append a new game; `admin_hash`: the admin token's hash to keep (a
+        rematch keeps its host's), else a new admin token is returned."""
+        if visibility not in VISIBILITIES:
+            raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
         created_ms = int(time.time() * 1000)
-        tokens = {s["seat"]: new_token() for s in specs if s["kind"] == "human"}
-        admin_token = new_token()
+        tokens = {} if admin_hash else {s["seat"]: new_token() for s in specs
+                                        if s["kind"] == "human"}
+        admin_token = None if admin_hash else new_token()
         record = GameRecord(
             id=game_id, seats=tuple(specs), created_ms=created_ms, rng_seed=rng_seed,
-            admin_hash=token_hash(admin_token), origin=origin,
-            seat_hashes={seat: token_hash(token) for seat, token in tokens.items()})
+            admin_hash=admin_hash or token_hash(admin_token), origin=origin,
+            seat_hashes={seat: token_hash(token) for seat, token in tokens.items()},
+            visibility=visibility)
         self.records.put(record)
+        if visibility != "public":  # never listed, not even for the moment before this
+            self.index.unlist(game_id, created_ms)
         result = self.store.append(game_id, events, 0)
         self._appended(record, 0, None, [event_from_dict(e) for e in events], created=True,
                        recorded_at=result.recorded_at)
         seats = [{**spec, **({"token": tokens[spec["seat"]]} if spec["seat"] in tokens else {})}
                  for spec in specs]
-        return {"id": game_id, "version": len(events), "admin_token": admin_token, "seats": seats}
+        created = {"id": game_id, "version": len(events), "seats": seats, "visibility": visibility}
+        return created if admin_token is None else {**created, "admin_token": admin_token}
 
     def _appended(self, record: GameRecord, before: int, state: object, events: list,
                   created: bool = False, recorded_at: int | None = None) -> object:

@@ -25,10 +25,15 @@ import redis
 from service.keys import events_key, index_key, summary_key
 from service.redis_store import backend_errors
 
-STATUSES = ("playing", "scoring", "finished", "aborted")
+STATUSES = ("waiting", "playing", "scoring", "finished", "aborted", "expired")
 MAX_LIMIT = 100
-WAITING = "waiting"
-# KEYS: summary, rummy:games, rummy:games:<status> for each of STATUSES, rummy:games:waiting.
+WAITING = "waiting"  # the set of the games waiting on the workers (not the lobby's status)
+# The set of the games of status "waiting" (a lobby, domain.lobby): `rummy:games:waiting` was
+# the workers' set before that status existed, so that status's set has another name.
+LOBBY_SET = "lobby"
+# The games that are not listed (visibility unlisted or private): a sorted set like the others.
+UNLISTED_SET = "unlisted"
+# KEYS: summary, rummy:games, the set of each of STATUSES (status_key), rummy:games:waiting.
 # ARGV: game id, version, status, round ("" = none), waiting ("1"/"0"), created ms ("" = the
 # summary's), updated ms (the time of this append). Set the summary unless it already holds a
 # newer version, then put the game in the sets of the status (and waiting flag) the summary
@@ -50,15 +55,17 @@ if not created then
   return false
 end
 redis.call('ZADD', KEYS[2], created, game)
+local name = status
+if status == 'waiting' then name = 'lobby' end
 for i = 3, #KEYS - 1 do
-  if KEYS[i] == KEYS[2] .. ':' .. status then
+  if KEYS[i] == KEYS[2] .. ':' .. name then
     redis.call('ZADD', KEYS[i], created, game)
   else
     redis.call('ZREM', KEYS[i], game)
   end
 end
 if redis.call('HGET', KEYS[1], 'waiting') == '1' and status ~= 'finished'
-   and status ~= 'aborted' then
+   and status ~= 'aborted' and status ~= 'expired' then
   redis.call('ZADD', KEYS[#KEYS], created, game)
 else
   redis.call('ZREM', KEYS[#KEYS], game)
@@ -86,10 +93,18 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
     return int(match[1]), match[2]
 
 
+def status_key(status: str) -> str:
+    """The sorted set of the games of `status` (one of STATUSES): `rummy:games:<status>`, but
+    `rummy:games:lobby` for "waiting" (LOBBY_SET)."""
+    return index_key(LOBBY_SET if status == "waiting" else status)
+
+
 def index_keys(game_id: str) -> list[str]:
     """Every index key that may hold `game_id`: its summary, then the global sorted sets
-    (`rummy:games`, one per status, the waiting set), in UPDATE_LUA's KEYS order."""
-    return [summary_key(game_id), index_key(), *map(index_key, STATUSES), index_key(WAITING)]
+    (`rummy:games`, one per status, the waiting set), in UPDATE_LUA's KEYS order, then the
+    unlisted set (not UPDATE_LUA's: retention removes the game from every set)."""
+    return [summary_key(game_id), index_key(), *map(status_key, STATUSES), index_key(WAITING),
+            index_key(UNLISTED_SET)]
 
 
 class GameIndex:
@@ -110,12 +125,25 @@ class GameIndex:
         whether it waits on the workers then (service.followups.needs). Atomic: the summary
         (with `updated_ms`, now), the status sets and the waiting set change in one script.
         Returns the status the summary holds."""
-        keys = index_keys(game_id)
+        keys = index_keys(game_id)[:-1]
         args = [game_id, version, status, "" if round_ is None else round_, int(bool(waiting)),
                 "" if created_ms is None else created_ms, int(time.time() * 1000)]
         with backend_errors():
             held = self._update(keys=keys, args=args)
         return held.decode() if held else None
+
+    def unlist(self, game_id: str, created_ms: int) -> None:
+        """Keep `game_id` out of every page (`page`): an unlisted or private game
+        (service.records.VISIBILITIES)."""
+        with backend_errors():
+            self._client.zadd(index_key(UNLISTED_SET), {game_id: created_ms})
+
+    def created_before(self, status: str, before_ms: int, limit: int = 100) -> list[str]:
+        """Up to `limit` ids of the games of `status` created at or before `before_ms`, oldest
+        first (the sweeper's expired lobbies)."""
+        with backend_errors():
+            return [m.decode() for m in self._client.zrangebyscore(
+                status_key(status), "-inf", before_ms, start=0, num=limit)]
 
     def waiting(self, batch: int = 100) -> Iterator[str]:
         """The ids of the games waiting on the workers (each at least once; the set may change
@@ -142,7 +170,7 @@ class GameIndex:
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be between 1 and {MAX_LIMIT}")
         after = decode_cursor(cursor) if cursor else None
-        ids = self._ids_after(index_key(status), after, limit + 1)
+        ids = self._ids_after(status_key(status) if status else index_key(), after, limit + 1)
         items = self._summaries(ids[:limit])
         if status is not None:
             items = [item for item in items if item["status"] == status]
@@ -151,7 +179,8 @@ class GameIndex:
         return {"items": items, "next_cursor": encode_cursor(*last) if last else None}
 
     def _ids_after(self, key: str, after: tuple[int, str] | None, count: int) -> list[tuple[int, str]]:
-        """Up to `count` (created_ms, id) strictly after `after` in (score desc, id desc) order."""
+        """Up to `count` (created_ms, id) strictly after `after` in (score desc, id desc) order,
+        leaving out the unlisted games."""
         found: list[tuple[int, str]] = []
         offset, high = 0, "+inf" if after is None else after[0]
         with backend_errors():
@@ -161,9 +190,10 @@ class GameIndex:
                 if not batch:
                     break
                 offset += len(batch)
-                for member, score in batch:
+                hidden = self._client.zmscore(index_key(UNLISTED_SET), [m for m, _ in batch])
+                for (member, score), unlisted in zip(batch, hidden):
                     item = (int(score), member.decode())
-                    if after is None or item < after:
+                    if unlisted is None and (after is None or item < after):
                         found.append(item)
         return found[:count]
 

@@ -10,6 +10,7 @@ from service.clock import (Deadline, DeadlineCache, DeadlineSchedule, ServerCloc
                            recent_events, rfc3339)
 from service.config import Settings
 from service.errors import Forbidden, Unauthorized
+from service.grants import Grants, GrantStore
 from service.index import GameIndex
 from service.loading import GameLoader
 from service.principal import Principal, authenticate
@@ -37,7 +38,8 @@ class GameReads:
     `leases`: the caps' count of open streams (service.stream_leases; None: no caps);
     `schedule`: the due deadlines the workers poll (service.clock; None: deadlines are shown
     but nobody is told, for tests without workers); `offer_deadline_s`: the offer deadline of a
-    game created without a clock (RUMMY_OFFER_DEADLINE_S).
+    game created without a clock (RUMMY_OFFER_DEADLINE_S); `grants`: the tokens granted after
+    a game's creation (service.grants; None: none are).
     """
 
     def __init__(self, store: EventStore, loader: GameLoader, records: RecordStore,
@@ -47,7 +49,8 @@ class GameReads:
                  secret: str | None = None, archive: Archive | None = None,
                  stats: Callable[[], RedisStats] | None = None,
                  leases: StreamLeases | None = None,
-                 schedule: DeadlineSchedule | None = None, offer_deadline_s: float = 15.0) -> None:
+                 schedule: DeadlineSchedule | None = None, offer_deadline_s: float = 15.0,
+                 grants: GrantStore | None = None) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
         self.archive = archive
         self.stats = stats
@@ -59,6 +62,7 @@ class GameReads:
         self.secret = secret or Settings().secret
         self.schedule = schedule
         self.offer_deadline_s = offer_deadline_s
+        self.grants = grants
         self._deadlines = DeadlineCache()
         self.clock = ServerClock(schedule)
 
@@ -66,7 +70,14 @@ class GameReads:
                      given_key: str | None = None) -> Principal:
         """The caller of `game_id` with `bearer` token and `given_key` (an X-Admin-Key header;
         service.principal.authenticate). Raises GameNotFound, Unauthorized."""
-        return authenticate(self.records.get(game_id), bearer, self.admin_key, given_key)
+        return authenticate(self.records.get(game_id), bearer, self.admin_key, given_key,
+                            self._grants_of(game_id))
+
+    def _grants_of(self, game_id: str):
+        """A reader of the game's granted tokens (service.grants), read only when called."""
+        if self.grants is None:
+            return Grants
+        return lambda: self.grants.get(game_id)
 
     def load(self, game_id: str, upto: int | None = None) -> tuple[int, object]:
         """(version, GameState) of the game, after event `upto` if given. Raises GameNotFound."""
@@ -216,7 +227,7 @@ class GameReads:
         finished)."""
         record = self.records.get(game_id)
         if not principal.server:
-            if principal.seat is None and not principal.admin:
+            if not principal.holds_token:
                 raise Unauthorized("Exporting a game needs a token of that game.")
             if not self._finished(game_id):
                 raise Forbidden("Only a finished game can be exported (a live one only with "
@@ -224,7 +235,8 @@ class GameReads:
         events = [{**event.to_dict(), "recorded_at": rfc3339(event.recorded_at)}
                   for event in self.store.read(game_id)]
         return {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
-                "created_ms": record.created_ms, "seats": record.public_seats(),
+                "created_ms": record.created_ms,
+                "seats": record.public_seats(self.load(game_id)[1]),
                 "version": events[-1]["version"] if events else 0, "events": events}
 
     def _finished(self, game_id: str) -> bool:
@@ -240,8 +252,9 @@ class GameReads:
     def _seat_of(principal: Principal) -> int:
         if principal.seat is not None:
             return principal.seat
-        if principal.admin:
-            raise Forbidden("The admin token has no seat; use a seat token.")
+        if principal.holds_token:
+            raise Forbidden("This token (the admin's or a spectator's) has no seat; use a seat "
+                            "token.")
         raise Unauthorized("This needs a seat token.")
 
 

@@ -24,6 +24,10 @@ class GameRecord:
     creation time, ms since the epoch. `rng_seed`: the secret seed of every decision's RNG
     (docs/architecture.md §2 "Seeds"). `admin_hash` / `seat_hashes`: SHA-256 of the tokens
     (service.tokens). `origin`: how the game began, one of ORIGINS (docs/threat-model.md).
+    `visibility`: one of VISIBILITIES (docs/lobby.md): "public" games are listed, "unlisted"
+    ones are not, "private" ones answer 404 to a caller without a token of theirs. A seat of
+    kind "open" (a lobby game, domain.lobby) has the `level` of the bot that plays it if nobody
+    joins; who joined is in the folded state, their tokens in service.grants.
     """
 
     id: str
@@ -33,6 +37,7 @@ class GameRecord:
     admin_hash: str
     seat_hashes: dict[int, str] = field(default_factory=dict)
     origin: str = "random"
+    visibility: str = "public"
 
     def bot_seats(self, state=None) -> tuple[int, ...]:
         """The seats a bot plays: the bot seats, and with the folded `state` also the seats
@@ -54,15 +59,29 @@ class GameRecord:
         bots = self.bot_levels(state)
         return tuple(seat for seat in range(len(self.seats)) if seat not in bots)
 
-    def public_seats(self) -> list[dict]:
-        """The seats as anyone may see them (no token)."""
-        return [dict(seat) for seat in self.seats]
+    def public_seats(self, state=None) -> list[dict]:
+        """The seats as anyone may see them (no token). With the folded `state` of a lobby
+        game, an open seat shows who joined it (kind "human", their name) or, once the game
+        started without them, its bot (kind "bot")."""
+        lobby = getattr(state, "lobby", None)
+        seats = [dict(seat) for seat in self.seats]
+        if lobby is None:
+            return seats
+        for seat in seats:
+            joined, bot = lobby.joined[seat["seat"]], lobby.bots[seat["seat"]]
+            if seat["kind"] == "open" and joined is not None:
+                seat.update(kind="human", name=joined, level=None)
+            elif seat["kind"] == "open" and bot is not None:
+                seat.update(kind="bot", level=bot)
+        return seats
 
 
 class RecordStore:
     """Game records in Redis hashes, one per game, with an in-process cache of the last
     `cached` records read: a record never changes once written, so a cached one is never
-    stale, and a request (authenticate, act, the follow-up hook) reads Redis once at most."""
+    stale, and a request (authenticate, act, the follow-up hook) reads Redis once at most.
+    What does change after creation is elsewhere and never cached: who joined a lobby game (its
+    events, folded) and the tokens granted since (service.grants)."""
 
     def __init__(self, client: redis.Redis, cached: int = 4096) -> None:
         self._client = client
@@ -74,7 +93,8 @@ class RecordStore:
         """Write `record` (a new game id: records are never changed)."""
         mapping = {"seats": json.dumps(record.seats), "created_ms": record.created_ms,
                    "rng_seed": record.rng_seed, "admin_hash": record.admin_hash,
-                   "seat_hashes": json.dumps(record.seat_hashes), "origin": record.origin}
+                   "seat_hashes": json.dumps(record.seat_hashes), "origin": record.origin,
+                   "visibility": record.visibility}
         with backend_errors():
             self._client.hset(meta_key(record.id), mapping=mapping)
 
@@ -108,9 +128,12 @@ class RecordStore:
             created_ms=int(fields["created_ms"]), rng_seed=fields["rng_seed"],
             admin_hash=fields["admin_hash"],
             seat_hashes={int(seat): digest for seat, digest in json.loads(fields["seat_hashes"]).items()},
-            origin=stored_origin(fields["origin"], fields["rng_seed"]))
+            origin=stored_origin(fields["origin"], fields["rng_seed"]),
+            visibility=fields.get("visibility", "public"))
 
 
+# Who may find a game (docs/lobby.md "Visibility").
+VISIBILITIES = ("public", "unlisted", "private")
 # How a game began: a secret random deal, a client's seed (mixed with the game id unless the
 # server admin key gave it), a starting position, an imported record, a fork, a rematch.
 ORIGINS = ("random", "seeded", "position", "import", "fork", "rematch")

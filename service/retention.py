@@ -37,8 +37,8 @@ from domain import awaiting
 from service.archive import Archive
 from service.config import Settings
 from service.errors import GameNotFound
-from service.index import STATUSES, index_keys
-from service.keys import (PREFIX, events_key, index_key, meta_key, snapshot_key, snapshots_key,
+from service.index import STATUSES, index_keys, status_key
+from service.keys import (PREFIX, events_key, meta_key, snapshot_key, snapshots_key,
                           summary_key)
 from service.principal import Principal
 from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors
@@ -49,7 +49,7 @@ from service.store import ConcurrencyError, StoreUnavailable
 log = logging.getLogger(__name__)
 
 DAY_MS = 24 * 3600 * 1000
-ENDED = ("finished", "aborted")  # statuses that take no more events
+ENDED = ("finished", "aborted", "expired")  # statuses that take no more events
 ABANDON_KEY = "retention-abandoned"  # the idempotency key of the abort of an abandoned game
 # Keys with a TTL that a game may leave behind (idempotency keys; snapshots of another code
 # version, whose key names this process cannot list): within this long after a game's last
@@ -159,7 +159,7 @@ class Retention:
         while True:
             with backend_errors():
                 ids = [m.decode() for m in self.client.zrangebyscore(
-                    index_key(status), "-inf", cutoff, start=start, num=PAGE)]
+                    status_key(status), "-inf", cutoff, start=start, num=PAGE)]
                 if not ids:
                     return
                 pipe = self.client.pipeline(transaction=False)

@@ -7,6 +7,9 @@ import unicodedata
 from domain.bots import BOT_LEVELS
 
 MAX_NAME = 40
+# A seat's kind: a human (a token at creation), a bot, or open: taken by whoever joins with the
+# game's code, else played by a bot of its level once the game starts (docs/lobby.md).
+KINDS = ("human", "bot", "open")
 # Bidirectional embeddings, overrides (U+202A-U+202E) and isolates (U+2066-U+2069): a name
 # holding one can reorder how the text after it is shown (a "right-to-left override" spoof,
 # Unicode TR36 / CVE-2021-42574 "Trojan Source").
@@ -45,9 +48,10 @@ def seat_name(value: object) -> str:
 def seat_specs(seats: object, count: int) -> list[dict]:
     """Normalize `seats` to `[{"seat", "kind", "name", "level"}]`, one per seat, in order.
 
-    Each entry is `{"kind": "human"|"bot", "name"?: str (see `seat_name`), "level"?: one of
-    BOT_LEVELS}`; a seat without a name (absent or null) is called "Player N" / "Bot N"; a
-    bot's level defaults to "basic", a human has none. Raises ValueError unless there are
+    Each entry is `{"kind": "human"|"bot"|"open", "name"?: str (see `seat_name`), "level"?:
+    one of BOT_LEVELS}`; a seat without a name (absent or null) is called "Player N" / "Bot N"
+    / "Open N"; the level of a bot (or of the bot that fills an open seat) defaults to "basic",
+    a human has none. Raises ValueError unless there are
     exactly `count` valid entries (R1.1)."""
     if not isinstance(seats, (list, tuple)) or len(seats) != count:
         raise ValueError(f"a game has exactly {count} seats (R1.1)")
@@ -55,18 +59,18 @@ def seat_specs(seats: object, count: int) -> list[dict]:
 
 
 def _spec(seat: int, entry: object) -> dict:
-    if not isinstance(entry, dict) or entry.get("kind") not in ("human", "bot"):
-        raise ValueError(f"seat {seat}: kind must be 'human' or 'bot'")
+    if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
+        raise ValueError(f"seat {seat}: kind must be 'human', 'bot' or 'open'")
     kind = entry["kind"]
     if entry.get("name") is None:
-        name = f"{'Bot' if kind == 'bot' else 'Player'} {seat + 1}"
+        name = f"{'Bot' if kind == 'bot' else 'Open' if kind == 'open' else 'Player'} {seat + 1}"
     else:
         try:
             name = seat_name(entry["name"])
         except ValueError as error:
             raise ValueError(f"seat {seat}: name: {error}") from None
-    level = entry.get("level") or ("basic" if kind == "bot" else None)
-    if kind == "bot" and level not in BOT_LEVELS:
+    level = entry.get("level") or (None if kind == "human" else "basic")
+    if kind != "human" and level not in BOT_LEVELS:
         raise ValueError(f"seat {seat}: level must be one of {', '.join(BOT_LEVELS)}")
     if kind == "human" and level is not None:
         raise ValueError(f"seat {seat}: only a bot seat has a level")

@@ -10,8 +10,7 @@ import redis
 from rq.utils import utcparse
 from rq.worker_registration import REDIS_WORKER_KEYS
 
-from service.index import STATUSES
-from service.keys import index_key
+from service.index import STATUSES, status_key
 
 RQ_QUEUES = "rq:queues"  # RQ's set of every queue's key
 RQ_QUEUE_PREFIX = "rq:queue:"
@@ -46,7 +45,7 @@ def redis_stats(client: redis.Redis, now: datetime | None = None) -> RedisStats:
     pipe = client.pipeline(transaction=False)
     pipe.info("memory")
     for status in STATUSES:
-        pipe.zcard(index_key(status))
+        pipe.zcard(status_key(status))
     pipe.scard(REDIS_WORKER_KEYS)
     for key in queue_keys:
         pipe.llen(key)

@@ -126,7 +126,8 @@ def score_round(game_id: str, version: int) -> bool:
 def sweep() -> Sweep:
     """Find the games waiting on the workers (the index's `rummy:games:waiting`: a bot, a
     human's deadline or scoring) without a live job for their version, and enqueue what is
-    missing (DESIGN §5); a deadline is put back in the deadline set (docs/clock.md). Games waiting on a human, finished or abandoned are not looked at.
+    missing (DESIGN §5); a deadline is put back in the deadline set (docs/clock.md). Then
+    expire the lobbies nobody started in time (docs/lobby.md). Games waiting on a human, finished or abandoned are not looked at.
     Each game's summary is checked again and the game loaded, so a set entry that is behind
     its summary or stream costs nothing. A job counts as dead once `Settings.sweep_stale_s`
     (RUMMY_SWEEP_STALE_S, default 30) seconds have passed since it was enqueued or due, or,
@@ -153,4 +154,18 @@ def sweep() -> Sweep:
             log.exception("sweep of game %s failed", game_id)
     if enqueued:
         log.info("sweep enqueued %s", ", ".join(enqueued))
-    return Sweep(games, tuple(enqueued))
+    return Sweep(games, tuple(enqueued), _expire_lobbies(service))
+
+
+def _expire_lobbies(service) -> tuple[str, ...]:
+    """The sweep's part of the lobby: expire the lobbies nobody started within
+    RUMMY_LOBBY_TTL_S (service.lobby.Lobby.expire_due); a failure is logged, never stops the
+    sweep."""
+    try:
+        expired = tuple(service.lobby.expire_due())
+    except Exception:
+        log.exception("lobby expiry failed")
+        return ()
+    if expired:
+        log.info("sweep expired lobbies %s", ", ".join(expired))
+    return expired

@@ -74,10 +74,11 @@ def started_limit_s(job: Job) -> float:
 
 @dataclass(frozen=True)
 class Sweep:
-    """What one sweep did: games looked at, job ids enqueued."""
+    """What one sweep did: games looked at, job ids enqueued, lobbies expired."""
 
     games: int
     enqueued: tuple[str, ...]
+    expired: tuple[str, ...] = ()
 
 
 def _age_s(moment: datetime | None, now: datetime) -> float:

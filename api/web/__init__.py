@@ -54,7 +54,7 @@ def play(game_id: str):
 
 def _table_page(page: str, game_id: str):
     try:
-        players = service().records.get(game_id).public_seats()
+        players = service().records.get(game_id).public_seats(service().load(game_id)[1])
     except GameNotFound:
         abort(404)
     title = f"{page.capitalize()} game {game_id}"

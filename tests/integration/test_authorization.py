@@ -10,22 +10,22 @@ from api import create_app
 from tests.integration.api_client import HUMANS, bearer
 from tests.integration.records import finished_record
 
-CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin", "server")
+CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin", "server", "spectator")
 # endpoint -> expected status per caller, in the order of CALLERS
 READS = {
-    "GET /v1/games": (200, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}": (200, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403, 403),
-    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200, 200),
-    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200, 200),
-    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200, 200),
-    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200, 200),
-    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200, 200),
-    "GET /v1/games/{id}/export": (401, 401, 403, 403, 403, 200),
-    "GET /health": (200,) * 6,
-    "GET /ready": (200,) * 6,
-    "GET /metrics": (200,) * 6,
-    "GET /openapi.json": (200,) * 6,
+    "GET /v1/games": (200, 200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}": (200, 200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403, 403, 403),
+    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/export": (401, 401, 403, 403, 403, 200, 403),
+    "GET /health": (200,) * 7,
+    "GET /ready": (200,) * 7,
+    "GET /metrics": (200,) * 7,
+    "GET /openapi.json": (200,) * 7,
 }
 
 
@@ -62,9 +62,11 @@ def table(client, admin_key):
     full = [client.get(f"/v1/games/{gid}/replay?version={v}", headers=server).get_json()
             for v in (2, now)]
     seat = public["turn"]
+    spectator = client.post(f"/v1/games/{gid}/spectators",
+                            headers=bearer(a["admin_token"])).get_json()["token"]
     callers = dict(zip(CALLERS, (None, b["seats"][0]["token"], tokens[(seat + 1) % 4],
-                                 tokens[seat], a["admin_token"], server)))
-    seats = dict(zip(CALLERS, (None, None, (seat + 1) % 4, seat, None, None)))
+                                 tokens[seat], a["admin_token"], server, spectator)))
+    seats = dict(zip(CALLERS, (None, None, (seat + 1) % 4, seat, None, None, None)))
     return {"id": gid, "now": now, "full": full, "callers": callers, "seats": seats}
 
 
@@ -150,9 +152,16 @@ def test_a_penalty_card_is_shown_to_its_buyer_only(client, admin_key):
 # seat control (docs/clock.md): expected status per caller, in the order of CALLERS; walked in
 # this order on one game (each write changes no card)
 CONTROL = {
-    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403, 403),
-    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403, 403),
-    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200, 422),  # the server's: aborted already
+    # the lobby's on a game that is playing (docs/lobby.md): start refused (L1), no rematch
+    # before the end (R9.4; the GET has none to show), spectators added by the admins only
+    "POST /v1/games/{id}/start": (401, 401, 403, 403, 409, 409, 403),
+    "POST /v1/games/{id}/rematch": (401, 401, 422, 422, 422, 422, 403),
+    "GET /v1/games/{id}/rematch": (401, 401, 404, 404, 403, 403, 403),
+    "POST /v1/games/{id}/spectators": (401, 401, 403, 403, 201, 201, 403),
+    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403, 403, 403),
+    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403, 403, 403),
+    # the server's: aborted already
+    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200, 422, 403),
 }
 
 
@@ -183,7 +192,7 @@ def test_only_the_active_seats_own_token_can_act(client, table):
 
 def test_positions_and_imports_need_the_server_admin_key_not_a_game_token(client, table, admin_key):
     record = finished_record()
-    for caller in CALLERS[:-1]:
+    for caller in (c for c in CALLERS if c != "server"):
         headers = bearer(table["callers"][caller])
         assert client.post("/v1/games/import", json=record, headers=headers).status_code == 403
         body = {"seats": HUMANS, "position": {"deal": {"round": 1, "dealer": 0}}}
@@ -197,3 +206,67 @@ def test_the_leak_check_sees_hands_and_stock_in_the_server_admins_full_table(tab
     assert leaks({"hand": full_now["hands"][2]}, 0, table["full"])
     assert leaks({"cards": full_now["stock"][5:9]}, 0, table["full"])
     assert not leaks({"hand": full_now["hands"][0]}, 0, table["full"])
+
+
+# A private game (docs/lobby.md "Visibility"): every route of the game answers a caller without
+# a token of it (none, or another game's) as for an unknown id, body included; its own seat, its
+# admin, a spectator and the server admin key are answered as for a public game.
+PRIVATE_ROUTES = [endpoint for endpoint in READS if "{id}" in endpoint] + [
+    "POST /v1/games/{id}/actions", "POST /v1/games/{id}/start", "POST /v1/games/{id}/rematch",
+    "GET /v1/games/{id}/rematch", "POST /v1/games/{id}/spectators", "POST /v1/games/{id}/resign",
+    "POST /v1/games/{id}/abort", "POST /v1/games/{id}/seats/0/reclaim", "GET /watch/{id}",
+    "GET /replay/{id}", "GET /play/{id}"]
+
+
+@pytest.fixture
+def private(client, table):
+    """A private lobby game with one joined seat, and the tokens of each kind of caller."""
+    body = {"seats": [HUMANS[0], {"kind": "open"}, {"kind": "open"}, {"kind": "bot"}],
+            "visibility": "private"}
+    game = client.post("/v1/games", json=body).get_json()
+    joined = client.post("/v1/games/join", json={"code": game["join_code"], "name": "J"})
+    spectator = client.post(f"/v1/games/{game['id']}/spectators",
+                            headers=bearer(game["admin_token"])).get_json()["token"]
+    hidden = {"nobody": None, "other_game": table["callers"]["own_seat"],
+              "forged": "not-a-token-of-any-game"}
+    shown = {"own_seat": game["seats"][0]["token"], "joined": joined.get_json()["token"],
+             "admin": game["admin_token"], "spectator": spectator,
+             "server": table["callers"]["server"]}
+    return {"id": game["id"], "hidden": hidden, "shown": shown}
+
+
+@pytest.mark.parametrize("endpoint", PRIVATE_ROUTES)
+def test_a_private_game_is_an_unknown_game_to_callers_without_its_token(client, private,
+                                                                        endpoint):
+    method, path = endpoint.split(" ")
+    url, unknown = (path.format(id=game, now=1) for game in (private["id"], "f" * 16))
+    for caller, token in private["hidden"].items():
+        response = client.open(url, method=method, headers=credentials(token))
+        expected = client.open(unknown, method=method, headers=credentials(token))
+        assert response.status_code == expected.status_code == 404, (caller, endpoint)
+        assert response.get_data(as_text=True) == expected.get_data(as_text=True).replace(
+            "f" * 16, private["id"]), (caller, endpoint)
+    for caller, token in private["shown"].items():
+        if method == "GET":
+            response = client.open(url, method=method, headers=credentials(token))
+            assert "game-not-found" not in response.get_data(as_text=True), (caller, endpoint)
+            assert response.status_code < 500, (caller, endpoint)
+
+
+def test_a_private_or_unlisted_game_is_never_listed(client, private):
+    unlisted = client.post("/v1/games", json={"seats": HUMANS, "visibility": "unlisted"})
+    assert unlisted.get_json()["visibility"] == "unlisted"
+    listed = {item["id"] for item in client.get("/v1/games?limit=100").get_json()["items"]}
+    assert private["id"] not in listed and unlisted.get_json()["id"] not in listed
+    assert client.get(f"/v1/games/{unlisted.get_json()['id']}").status_code == 200
+
+
+def test_a_spectator_sees_the_public_view_live_and_no_hand(client, table):
+    spectator = table["callers"]["spectator"]
+    public = client.get(f"/v1/games/{table['id']}").get_json()
+    seen = client.get(f"/v1/games/{table['id']}", headers=bearer(spectator)).get_json()
+    assert seen == public and "hand" not in seen
+    feed = client.get(f"/v1/games/{table['id']}/events?after=0",
+                      headers=bearer(spectator)).get_json()["events"]
+    anonymous = client.get(f"/v1/games/{table['id']}/events?after=0").get_json()["events"]
+    assert feed == anonymous

@@ -11,7 +11,7 @@ import redis
 from domain import awaiting
 from service import Principal
 from service.followups import bot_job_id
-from service.index import STATUSES, WAITING, GameIndex
+from service.index import STATUSES, WAITING, GameIndex, status_key
 from service.keys import index_key, summary_key
 from workers import jobs
 
@@ -47,7 +47,7 @@ def test_concurrent_index_updates_leave_the_sets_and_the_summaries_in_agreement(
         thread.join()
 
     waiting_set = members(redis_client, index_key(WAITING))
-    sets = {status: members(redis_client, index_key(status)) for status in STATUSES}
+    sets = {status: members(redis_client, status_key(status)) for status in STATUSES}
     for game in games:
         assert GameIndex(redis_client).summary(game) == {"status": "playing", "version": 4,
                                                          "waiting": True}

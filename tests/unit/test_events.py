@@ -6,6 +6,7 @@ import random
 import pytest
 
 from domain import events as ev
+from domain import lobby
 from domain.events import event_from_dict, event_to_dict
 from domain.simulation import play_game
 
@@ -28,6 +29,8 @@ SAMPLES = [
     ev.ClockSet(turn_s=60, offer_s=15, timeouts_before_takeover=2, takeover_level="basic"),
     ev.TurnTimedOut(seat=1), ev.SeatTakenOver(seat=1, level="basic", reason="timeouts"),
     ev.SeatReclaimed(seat=1), ev.GameAborted(reason="admin"),
+    lobby.SeatsOpened(levels=(None, "basic", "strong", None), dealer=3, auto_start=True),
+    lobby.SeatJoined(seat=1, name="Ann"), lobby.GameStarted(by="host"), lobby.LobbyExpired(),
 ]
 
 

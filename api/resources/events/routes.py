@@ -107,4 +107,4 @@ def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot):
 
 
 def _finished(svc, game_id) -> bool:
-    return svc.public_view(game_id)[1]["status"] in ("finished", "aborted")
+    return svc.public_view(game_id)[1]["status"] in ("finished", "aborted", "expired")

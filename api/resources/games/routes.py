@@ -18,11 +18,11 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games an
 
 
 class GameIdConverter(BaseConverter):
-    """A game id in a path: any segment but ``import``, so that ``/v1/games/import`` is only
-    the import (a GET or OPTIONS there answers 405 / ``Allow: POST``, never "No game
-    'import'")."""
+    """A game id in a path: any segment but ``import`` and ``join``, so that
+    ``/v1/games/import`` and ``/v1/games/join`` are only the import and the lobby's join (a GET
+    or OPTIONS there answers 405 / ``Allow: POST``, never "No game 'import'")."""
 
-    regex = r"(?!import$)[^/]+"
+    regex = r"(?!(?:import|join)$)[^/]+"
 
 
 # Registered before the routes below are added to the app (deferred in this order).
@@ -37,10 +37,17 @@ blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id",
 @blp.doc(security=[{}, ADMIN_KEY])
 @blp.doc(**links(201, **game_links("$response.body#/id", "$response.body#/version")))
 def create_game(body):
-    """Create a game"""
-    created = service().create_game(body["seats"], profile=body["profile"],
-                                    seed=body.get("seed"), position=body.get("position"),
-                                    admin_key=admin_key(), clock=body.get("clock"))
+    """Create a game
+
+    With seats of kind `open` the game waits (status `waiting`, no card dealt) for people to
+    join with its `join_code` (POST /v1/games/join) until the host starts it (POST
+    /v1/games/{game_id}/start), or its last open seat is taken with `auto_start`; unstarted
+    after `expires_at` it expires (docs/lobby.md).
+    """
+    created = service().lobby.create(body["seats"], profile=body["profile"],
+                                     seed=body.get("seed"), position=body.get("position"),
+                                     admin_key=admin_key(), clock=body.get("clock"),
+                                     visibility=body["visibility"], auto_start=body["auto_start"])
     return _created(created)
 
 

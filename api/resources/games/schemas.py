@@ -8,9 +8,13 @@ from domain.profile import RuleProfile
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, seat
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
-from service.seating import MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
+from service.records import VISIBILITIES
+from service.seating import KINDS, MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
 
 MAX_SEED = 2**63 - 1
+VISIBILITY_RULE = ("Who may find the game: public (listed by GET /v1/games), unlisted (not "
+                   "listed; anyone with its id reads its public table), private (not listed; "
+                   "404 to every caller without a token of the game, as an unknown id)")
 
 
 def _name(value: str) -> None:
@@ -22,15 +26,17 @@ def _name(value: str) -> None:
 
 
 class SeatSpecSchema(ma.Schema):
-    """One seat of a new game: a human (gets a token) or a bot (with a level)."""
+    """One seat of a new game: a human (gets a token), a bot (with a level), or open: taken
+    by whoever joins with the game's code, else played by a bot of its level (docs/lobby.md)."""
 
-    kind = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     name = fields.String(validate=_name, metadata={
         "description": f"The seat's name: {NAME_RULE}", "minLength": 1, "maxLength": MAX_NAME,
         "pattern": NAME_PATTERN})
     level = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
-        "description": "A bot's level (default basic); a human seat has none: a human seat "
-                       "with a level is a 422"})
+        "description": "A bot's level, or that of the bot that fills an open seat nobody "
+                       "joined (default basic); a human seat has none: a human seat with a "
+                       "level is a 422"})
 
 
 def _profile(value: object) -> None:
@@ -83,6 +89,11 @@ class CreateGameSchema(ma.Schema):
         "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
     clock = fields.Nested(ClockRequestSchema, metadata={
         "description": "The turn clock: deadlines, timeouts and takeover (docs/clock.md)"})
+    visibility = fields.String(load_default="public", validate=validate.OneOf(VISIBILITIES),
+                               metadata={"description": VISIBILITY_RULE})
+    auto_start = fields.Boolean(load_default=False, metadata={
+        "description": "With open seats: start the game when its last open seat is taken "
+                       "(else the host starts it: POST /v1/games/{game_id}/start)"})
 
 
 class CreatedSeatSchema(ma.Schema):
@@ -102,6 +113,13 @@ class CreatedGameSchema(ma.Schema):
     version = fields.Integer(required=True)
     admin_token = fields.String(required=True)
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
+    visibility = fields.String(validate=validate.OneOf(VISIBILITIES))
+    join_code = fields.String(metadata={
+        "description": "A game with open seats: the code people join with (10 Crockford "
+                       "base32 characters, case-insensitive; POST /v1/games/join)"})
+    expires_at = fields.String(metadata={
+        **RFC3339_MS, "description": "A game with open seats: when it expires unless started "
+                                     "(RUMMY_LOBBY_TTL_S after creation)"})
 
 
 class GameListArgsSchema(ma.Schema):

@@ -6,7 +6,7 @@ from api.resources.actions.schemas import ActionSchema, card
 from api.resources.fields import MAX_VERSION, integer
 from service.records import ORIGINS
 
-STATUS = ("playing", "scoring", "finished", "aborted")
+STATUS = ("waiting", "playing", "scoring", "finished", "aborted", "expired")
 RFC3339_MS = {"format": "date-time", "example": "2026-11-30T20:36:49.123Z"}
 
 
@@ -81,6 +81,18 @@ class TakeoverSchema(ma.Schema):
     reason = fields.String(required=True, validate=validate.OneOf(("timeouts", "resigned")))
 
 
+class LobbySchema(ma.Schema):
+    """The seats of a game created with open seats (docs/lobby.md)."""
+
+    open = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "Per seat: the level of the bot that fills it if nobody joins, while "
+                       "it is open; null once taken (or never open)"})
+    joined = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "Per seat: the name of who joined it by code, or null"})
+    auto_start = fields.Boolean(required=True, metadata={
+        "description": "Whether the game starts when its last open seat is taken"})
+
+
 class TableSchema(ma.Schema):
     """The public table: everything but the hands and the stock order."""
 
@@ -122,6 +134,10 @@ class TableSchema(ma.Schema):
         "description": "Per seat: null, or the bot that plays it since a takeover"})
     timeouts = fields.List(fields.Integer(), metadata={
         "description": "Per seat: its consecutive turn timeouts (reset when its human acts)"})
+    lobby = fields.Nested(LobbySchema, allow_none=True, metadata={
+        "description": "A game created with open seats: who joined; null for another game. "
+                       "Status `waiting` until it starts (no card dealt), `expired` when "
+                       "nobody started it in time"})
 
 
 class SeatViewSchema(TableSchema):

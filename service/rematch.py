@@ -1,0 +1,109 @@
+"""Rematch (docs/lobby.md "Rematch"): one follow-up game of a finished game, with the same
+seats, rule profile, clock, visibility and host (the finished game's admin token manages it);
+each former human seat takes its new token with its old one.
+
+The link is the key `rummy:{<game>}:rematch` -> the follow-up's id, set once: the first
+request holds it (`pending:<nonce>`, for PENDING_MS) while it creates the game, so requests
+racing get the same follow-up. The follow-up's seat tokens are grants (service.grants): a new
+one revokes the one before.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+
+import redis
+
+from domain import awaiting
+from domain.errors import RuleViolation
+from service.errors import Forbidden, ServiceError, Unauthorized
+from service.keys import PREFIX
+from service.principal import Principal
+from service.redis_store import backend_errors
+from service.tokens import new_token
+
+PENDING = "pending:"
+PENDING_MS = 10_000  # far above the time creating a game takes
+WAIT_S = 2.0
+
+
+class NoRematch(ServiceError):
+    """The game has no rematch yet (GET before a POST): 404."""
+
+
+def rematch_key(game_id: str) -> str:
+    """The key holding the id of `game_id`'s follow-up game."""
+    return f"{PREFIX}:{{{game_id}}}:rematch"
+
+
+class Rematches:
+    """Rematches of the GameService `games`'s finished games; `client` its Redis."""
+
+    def __init__(self, games, client: redis.Redis) -> None:
+        self.games, self._client = games, client
+
+    def create(self, game_id: str, principal: Principal) -> dict:
+        """The follow-up of the finished `game_id`, created by the first call: `{"id",
+        "version"}` (the version the new game had when created, its first deal). Any seat
+        token of the game or its admin may ask. Raises GameNotFound, Unauthorized (no token),
+        RuleViolation R9.4 (the game is not finished), IdempotencyInProgress never: a racing
+        call waits for the first."""
+        if not principal.holds_token:
+            raise Unauthorized("A rematch needs a seat token or the admin token of the game.")
+        if principal.spectator:
+            raise Forbidden("A spectator token cannot ask for a rematch.")
+        record = self.games.records.get(game_id)
+        version, state = self.games.load(game_id)
+        if awaiting(state).status != "finished":
+            raise RuleViolation("R9.4", "only a finished game has a rematch")
+        nonce = f"{PENDING}{secrets.token_hex(8)}"
+        with backend_errors():
+            held = self._client.set(rematch_key(game_id), nonce, nx=True, px=PENDING_MS)
+        if not held:
+            return {"id": self._follow_up(game_id)}
+        specs = [_seat(seat) for seat in record.public_seats(state)]
+        clock = None if state.clock is None else dict(state.clock.__dict__)
+        created = self.games.create_game(specs, profile=state.profile.to_json(), clock=clock,
+                                         visibility=record.visibility, host=record.admin_hash)
+        with backend_errors():
+            self._client.set(rematch_key(game_id), created["id"])
+        return {"id": created["id"]}
+
+    def seat_token(self, game_id: str, principal: Principal) -> dict:
+        """A new token for the caller's seat in the follow-up game: `{"game_id", "seat",
+        "token"}`; it revokes the token given before. Raises GameNotFound, Unauthorized (no
+        seat token), Forbidden (a bot seat, or the admin token), NoRematch."""
+        if principal.seat is None:
+            if principal.holds_token:
+                raise Forbidden("This token has no seat (the admin token manages the follow-up "
+                                "game as it is).")
+            raise Unauthorized("A rematch seat needs the seat token of this game.")
+        follow_up = self._follow_up(game_id)
+        spec = self.games.records.get(follow_up).seats[principal.seat]
+        if spec["kind"] != "human":
+            raise Forbidden(f"Seat {principal.seat} is a bot's in the rematch.")
+        token = new_token()
+        self.games.grants.grant_seat(follow_up, principal.seat, token)
+        return {"game_id": follow_up, "seat": principal.seat, "token": token}
+
+    def _follow_up(self, game_id: str) -> str:
+        """The follow-up's id, waiting up to WAIT_S while another request creates it. Raises
+        NoRematch."""
+        ends = time.monotonic() + WAIT_S
+        while True:
+            with backend_errors():
+                held = self._client.get(rematch_key(game_id))
+            if held is None:
+                raise NoRematch(f"Game {game_id!r} has no rematch yet: POST creates it.")
+            if not held.startswith(PENDING.encode()):
+                return held.decode()
+            if time.monotonic() >= ends:
+                raise NoRematch("The rematch is being created; retry in a second.")
+            time.sleep(0.02)
+
+
+def _seat(public: dict) -> dict:
+    """The seat spec of a follow-up game from a finished game's public seat."""
+    if public["kind"] == "bot":
+        return {"kind": "bot", "name": public["name"], "level": public["level"]}
+    return {"kind": "human", "name": public["name"]}
