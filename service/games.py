@@ -365,7 +365,7 @@ class GameService(GameReads):
         `appended`: see GameReads.deadline."""
         if self.schedule is None:
             return
-        if awaiting(state).status in ("finished", "aborted"):
+        if awaiting(state).status in ("finished", "aborted", "expired"):
             self.schedule.forget(game_id)
             return
         if appended[1] is None:

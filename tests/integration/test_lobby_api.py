@@ -171,3 +171,69 @@ def test_codes_read_case_and_hyphens_alike(code):
 
 def test_crockford_reads_i_l_as_one_and_o_as_zero():
     assert normal_code("ILO0000000") == "1100000000"
+
+
+@pytest.fixture
+def finished(client, admin_key):
+    """A finished game (an imported record of four human seats) and its tokens."""
+    from tests.integration.records import finished_record
+    reply = client.post("/v1/games/import", json=finished_record(),
+                        headers={"X-Admin-Key": admin_key})
+    assert reply.status_code == 201
+    return reply.get_json()
+
+
+def test_racing_rematch_requests_get_one_follow_up(client, app, finished):
+    gid, answers = finished["id"], []
+    tokens = [seat["token"] for seat in finished["seats"]] + [finished["admin_token"]]
+    barrier = threading.Barrier(len(tokens))
+
+    def ask(token):
+        local = app.test_client()
+        barrier.wait()
+        answers.append(local.post(f"/v1/games/{gid}/rematch", headers=bearer(token)))
+    threads = [threading.Thread(target=ask, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [a.status_code for a in answers] == [201] * len(tokens)
+    assert len({a.get_json()["id"] for a in answers}) == 1
+
+
+def test_a_rematch_seat_token_is_minted_per_call_and_revokes_the_one_before(client, finished):
+    gid, old = finished["id"], finished["seats"][2]["token"]
+    assert client.get(f"/v1/games/{gid}/rematch", headers=bearer(old)).status_code == 404
+    new_id = client.post(f"/v1/games/{gid}/rematch", headers=bearer(old)).get_json()["id"]
+    follow_up = client.get(f"/v1/games/{new_id}").get_json()
+    assert follow_up["status"] == "playing" and follow_up["origin"] == "rematch"
+    first = client.get(f"/v1/games/{gid}/rematch", headers=bearer(old)).get_json()
+    second = client.get(f"/v1/games/{gid}/rematch", headers=bearer(old)).get_json()
+    assert (first["game_id"], first["seat"]) == (second["game_id"], second["seat"]) == (new_id, 2)
+    assert client.get(f"/v1/games/{new_id}/view",
+                      headers=bearer(first["token"])).status_code == 401
+    assert client.get(f"/v1/games/{new_id}/view",
+                      headers=bearer(second["token"])).get_json()["seat"] == 2
+    # the old token is not a token of the follow-up; the host's admin token is
+    assert client.get(f"/v1/games/{new_id}/view", headers=bearer(old)).status_code == 401
+    assert client.post(f"/v1/games/{new_id}/spectators",
+                       headers=bearer(finished["admin_token"])).status_code == 201
+
+
+def test_a_lobby_game_lists_under_waiting_then_playing(client):
+    game = create(client)
+    waiting = client.get("/v1/games?status=waiting").get_json()["items"]
+    assert game["id"] in {item["id"] for item in waiting}
+    client.post(f"/v1/games/{game['id']}/start", headers=bearer(game["admin_token"]))
+    assert game["id"] not in {i["id"] for i in client.get("/v1/games?status=waiting").get_json()["items"]}
+    assert game["id"] in {i["id"] for i in client.get("/v1/games?status=playing").get_json()["items"]}
+
+
+def test_a_spectator_token_retried_with_its_key_is_the_same_token(client):
+    game = create(client)
+    headers = {**bearer(game["admin_token"]), "Idempotency-Key": "spectate-1"}
+    first = client.post(f"/v1/games/{game['id']}/spectators", headers=headers).get_json()
+    again = client.post(f"/v1/games/{game['id']}/spectators", headers=headers).get_json()
+    assert first == again
+    seen = client.get(f"/v1/games/{game['id']}/view", headers=bearer(first["token"]))
+    assert seen.status_code == 403
