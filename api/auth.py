@@ -1,9 +1,12 @@
 """Who is calling: the bearer token decides the seat, never the request body."""
 from flask import current_app, request
 
+from api import player_auth
+
 BEARER = {"bearerAuth": []}
 ADMIN_KEY = {"adminKey": []}
 SECURITY_SCHEMES = {
+    **player_auth.SECURITY_SCHEMES,
     "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
@@ -36,10 +39,15 @@ def bearer_token() -> str | None:
 def principal(game_id: str):
     """Authenticate the caller for ``game_id``: a Principal with its seat or admin flag.
 
-    The server admin key counts as bearer or as ``X-Admin-Key`` (docs/threat-model.md).
+    The server admin key counts as bearer or as ``X-Admin-Key`` (docs/threat-model.md); the
+    integration key (with ``X-Player-Id``) or a player JWT acts for that player's seat
+    (api.player_auth).
     Raises the service's ``Unauthorized`` for a missing or unknown token and
     ``GameNotFound`` for an unknown game.
     """
+    acting = player_auth.player_principal(game_id, bearer_token())  # docs/players.md
+    if acting is not None:
+        return acting
     return service().authenticate(game_id, bearer_token(), admin_key())
 
 

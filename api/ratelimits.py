@@ -20,6 +20,7 @@ from flask import Flask, current_app, g, request
 from flask_limiter import HeaderNames, Limiter, RateLimitExceeded
 
 from api.auth import admin_key, bearer_token, service
+from api.player_auth import rate_credential
 from api.errors import PROBLEM_JSON, ProblemSchema, problem
 from service.config import RateLimits
 from service.errors import ServiceError
@@ -72,8 +73,9 @@ def init_app(app: Flask, budgets: RateLimits | None, storage_url: str | None,
 
 def rate_key() -> str:
     """The budget's owner of this request: "server-admin" for the server admin key (bearer or
-    X-Admin-Key), "token:<SHA-256 prefix>" for a seat or admin token valid for the game in the
-    path, else "ip:<client IP>". Never raises: an unknown game or token is anonymous."""
+    X-Admin-Key), "player:<SHA-256 prefix>" for a request acting for a player (api.player_auth),
+    "token:<SHA-256 prefix>" for a seat or admin token valid for the game in the path, else
+    "ip:<client IP>". Never raises: an unknown game or token is anonymous."""
     if "rate_key" not in g:
         g.rate_key = _credential() or f"ip:{client_ip()}"
     return g.rate_key
@@ -83,6 +85,9 @@ def _credential() -> str | None:
     svc, bearer = service(), bearer_token()
     if is_admin_key(admin_key(), svc.admin_key) or is_admin_key(bearer, svc.admin_key):
         return "server-admin"
+    player = rate_credential(bearer)  # a player acted for: counted per player
+    if player is not None:
+        return player
     game_id = (request.view_args or {}).get("game_id")
     if bearer is None or game_id is None:
         return None

@@ -17,6 +17,9 @@ from service.grants import GrantStore
 from service.index import GameIndex
 from service.lobby import Lobby
 from service.rematch import Rematches
+from service.jwt_identity import JwtVerifier
+from service.player_index import PlayerIndex
+from service.projections import AfterAppend, index_players
 from service.loading import GameLoader
 from service.notify import shared_notifier
 from service.queries import Followups
@@ -68,7 +71,20 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
     service.rematches = Rematches(service, client)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
+    wire_players(service, client, settings)
     return Wiring(settings, client, service)
+
+
+def wire_players(service: GameService, client: redis.Redis, settings: Settings) -> None:
+    """The players' side of `service` (docs/players.md): the per-player index and its
+    projection, the integrator's settings and, when configured, the JWT verifier."""
+    integration = settings.integration
+    service.players = PlayerIndex(client)
+    service.integration = integration
+    if integration.jwt_enabled:
+        service.identity = JwtVerifier(integration.jwt_public_key, integration.jwt_issuer,
+                                       integration.jwt_audience)
+    service.after_append = AfterAppend(index_players(service.players))
 
 
 def redis_client(url: str) -> redis.Redis:

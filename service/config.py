@@ -11,6 +11,8 @@ from typing import Mapping
 
 from limits import parse_many
 
+from service.integration_config import IntegrationSettings
+
 log = logging.getLogger(__name__)
 
 MIN_ADMIN_KEY = 16
@@ -98,6 +100,7 @@ class Settings:
     `rate_limits` (RUMMY_RATE_LIMITS, DEFAULT_RATE_LIMITS): the rate limiter's budgets, None
     for "off" (RateLimits.parse gives the format). `trusted_proxies` (RUMMY_TRUSTED_PROXIES,
     none): the peers whose X-Forwarded-For names the client (trusted_networks).
+    `integration`: the integration key, JWT and webhook settings (service.integration_config).
     Every duration is a number > 0 and every cap an integer > 0; anything else raises
     ValueError.
     """
@@ -120,6 +123,7 @@ class Settings:
     secret: str = field(default=PROCESS_SECRET, repr=False)
     rate_limits: RateLimits | None = RateLimits()
     trusted_proxies: tuple = ()
+    integration: IntegrationSettings = IntegrationSettings()
 
     def __post_init__(self) -> None:
         key = self.admin_key
@@ -170,6 +174,7 @@ class Settings:
                    secret=secret or PROCESS_SECRET,
                    rate_limits=RateLimits.parse(env.get("RUMMY_RATE_LIMITS") or ""),
                    trusted_proxies=trusted_networks(env.get("RUMMY_TRUSTED_PROXIES") or ""),
+                   integration=IntegrationSettings.from_env(env),
                    **numbers, **caps)
 
 

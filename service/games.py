@@ -332,8 +332,9 @@ class GameService(GameReads):
     def _appended(self, record: GameRecord, before: int, state: object, events: list,
                   created: bool = False, recorded_at: int | None = None) -> object:
         """After an append to `record`'s game (its events recorded at `recorded_at` ms):
-        cache, index, log, deadline, follow-ups. Failures here are logged, never raised: the
-        append stands (the sweeper re-enqueues missing follow-ups and deadlines, DESIGN §5)."""
+        cache, index, log, deadline, follow-ups, projections. Failures here are logged, never
+        raised: the append stands (the sweeper re-enqueues missing follow-ups and deadlines,
+        DESIGN §5)."""
         game_id, version = record.id, before + len(events)
         previous, state = state, fold(events, state)
         self.loader.remember(game_id, version, state, folded=len(events))
@@ -356,6 +357,10 @@ class GameService(GameReads):
             self.enqueue_followups(game_id, version, state)
         except Exception:
             log.exception("follow-up enqueue failed game=%s version=%s", game_id, version)
+        try:  # the player index and webhooks (service.projections)
+            self.after_append(record, version, previous, state, events, recorded_at)
+        except Exception:
+            log.exception("projection failed game=%s version=%s", game_id, version)
         return state
 
     def schedule_deadline(self, game_id: str, version: int, state: object,

@@ -107,6 +107,29 @@ def index_keys(game_id: str) -> list[str]:
             index_key(UNLISTED_SET)]
 
 
+def ids_after(client: redis.Redis, key: str, after: tuple[int, str] | None, count: int,
+              hidden: str | None = None) -> list[tuple[int, str]]:
+    """Up to `count` (score, member) of the sorted set `key` strictly after `after` in (score
+    desc, member desc) order, leaving out the members of the sorted set `hidden` (the unlisted
+    games): a page of a listing by creation ms (the game list, a player's inbox)."""
+    found: list[tuple[int, str]] = []
+    offset, high = 0, "+inf" if after is None else after[0]
+    with backend_errors():
+        while len(found) < count:
+            batch = client.zrevrangebyscore(key, high, "-inf", start=offset, num=count,
+                                            withscores=True)
+            if not batch:
+                break
+            offset += len(batch)
+            left_out = (client.zmscore(hidden, [m for m, _ in batch]) if hidden
+                        else [None] * len(batch))
+            for (member, score), out in zip(batch, left_out):
+                item = (int(score), member.decode())
+                if out is None and (after is None or item < after):
+                    found.append(item)
+    return found[:count]
+
+
 class GameIndex:
     """Listing of games by creation time, filtered by status, paged with a cursor."""
 
@@ -170,32 +193,14 @@ class GameIndex:
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be between 1 and {MAX_LIMIT}")
         after = decode_cursor(cursor) if cursor else None
-        ids = self._ids_after(status_key(status) if status else index_key(), after, limit + 1)
+        ids = ids_after(self._client, status_key(status) if status else index_key(), after,
+                        limit + 1, hidden=index_key(UNLISTED_SET))
         items = self._summaries(ids[:limit])
         if status is not None:
             items = [item for item in items if item["status"] == status]
         more = len(ids) > limit
         last = ids[limit - 1] if more else None
         return {"items": items, "next_cursor": encode_cursor(*last) if last else None}
-
-    def _ids_after(self, key: str, after: tuple[int, str] | None, count: int) -> list[tuple[int, str]]:
-        """Up to `count` (created_ms, id) strictly after `after` in (score desc, id desc) order,
-        leaving out the unlisted games."""
-        found: list[tuple[int, str]] = []
-        offset, high = 0, "+inf" if after is None else after[0]
-        with backend_errors():
-            while len(found) < count:
-                batch = self._client.zrevrangebyscore(key, high, "-inf", start=offset,
-                                                      num=count, withscores=True)
-                if not batch:
-                    break
-                offset += len(batch)
-                hidden = self._client.zmscore(index_key(UNLISTED_SET), [m for m, _ in batch])
-                for (member, score), unlisted in zip(batch, hidden):
-                    item = (int(score), member.decode())
-                    if unlisted is None and (after is None or item < after):
-                        found.append(item)
-        return found[:count]
 
     def _summaries(self, entries: list[tuple[int, str]]) -> list[dict]:
         """The listing items of `entries` (created_ms, id), in one round trip. The version is

@@ -63,3 +63,11 @@ def deadline_versions_key() -> str:
     """The hash game id -> the game version its entry of `deadlines_key` was computed at: an
     older version never overwrites a newer one's deadline."""
     return f"{PREFIX}:{{deadlines}}:versions"
+
+
+def player_games_key(player_id: str, status: str | None = None) -> str:
+    """The player's games (members `<game>-<seat>`, scored by creation ms), all of them or
+    those with `status` (service.player_index). The hash tag `{player:<id>}` keeps one
+    player's sets in one Cluster slot: the script that moves a game between them fits it."""
+    base = f"{PREFIX}:{{player:{player_id}}}:games"
+    return base if status is None else f"{base}:{status}"

@@ -12,6 +12,7 @@ from service.config import Settings
 from service.errors import Forbidden, Unauthorized
 from service.grants import Grants, GrantStore
 from service.index import GameIndex
+from service.integration_config import IntegrationSettings
 from service.loading import GameLoader
 from service.principal import Principal, authenticate
 from service.records import GameRecord, RecordStore
@@ -65,6 +66,12 @@ class GameReads:
         self.grants = grants
         self._deadlines = DeadlineCache()
         self.clock = ServerClock(schedule)
+        # Set by service.bootstrap: the per-player index, the integrator's settings, the JWT
+        # verifier, and the projections run after each append (service.projections).
+        self.players = None
+        self.integration = IntegrationSettings()
+        self.identity = None
+        self.after_append = lambda record, version, previous, state, events, recorded_at: None
 
     def authenticate(self, game_id: str, bearer: str | None,
                      given_key: str | None = None) -> Principal:

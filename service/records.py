@@ -20,7 +20,7 @@ from service.redis_store import backend_errors
 class GameRecord:
     """One game's record.
 
-    `seats`: one `{"seat", "kind": "human"|"bot", "name", "level"}` per seat. `created_ms`:
+    `seats`: one `{"seat", "kind": "human"|"bot", "name", "level", "player_id"?}` per seat. `created_ms`:
     creation time, ms since the epoch. `rng_seed`: the secret seed of every decision's RNG
     (docs/architecture.md §2 "Seeds"). `admin_hash` / `seat_hashes`: SHA-256 of the tokens
     (service.tokens). `origin`: how the game began, one of ORIGINS (docs/threat-model.md).
@@ -60,11 +60,11 @@ class GameRecord:
         return tuple(seat for seat in range(len(self.seats)) if seat not in bots)
 
     def public_seats(self, state=None) -> list[dict]:
-        """The seats as anyone may see them (no token). With the folded `state` of a lobby
+        """The seats as anyone may see them (no token, no player_id: docs/players.md). With the folded `state` of a lobby
         game, an open seat shows who joined it (kind "human", their name) or, once the game
         started without them, its bot (kind "bot")."""
         lobby = getattr(state, "lobby", None)
-        seats = [dict(seat) for seat in self.seats]
+        seats = [{k: v for k, v in seat.items() if k != "player_id"} for seat in self.seats]
         if lobby is None:
             return seats
         for seat in seats:

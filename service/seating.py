@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from domain.bots import BOT_LEVELS
+from service.players import with_player
 
 MAX_NAME = 40
 # A seat's kind: a human (a token at creation), a bot, or open: taken by whoever joins with the
@@ -49,7 +50,7 @@ def seat_specs(seats: object, count: int) -> list[dict]:
     """Normalize `seats` to `[{"seat", "kind", "name", "level"}]`, one per seat, in order.
 
     Each entry is `{"kind": "human"|"bot"|"open", "name"?: str (see `seat_name`), "level"?:
-    one of BOT_LEVELS}`; a seat without a name (absent or null) is called "Player N" / "Bot N"
+    one of BOT_LEVELS, "player_id"?: a human seat's player (service.players.with_player)}`; a seat without a name (absent or null) is called "Player N" / "Bot N"
     / "Open N"; the level of a bot (or of the bot that fills an open seat) defaults to "basic",
     a human has none. Raises ValueError unless there are
     exactly `count` valid entries (R1.1)."""
@@ -74,4 +75,4 @@ def _spec(seat: int, entry: object) -> dict:
         raise ValueError(f"seat {seat}: level must be one of {', '.join(BOT_LEVELS)}")
     if kind == "human" and level is not None:
         raise ValueError(f"seat {seat}: only a bot seat has a level")
-    return {"seat": seat, "kind": kind, "name": name, "level": level}
+    return with_player({"seat": seat, "kind": kind, "name": name, "level": level}, entry)

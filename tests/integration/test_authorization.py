@@ -1,5 +1,6 @@
 """Every endpoint, called with no token, another game's token, another seat's token, the own
-seat's token, the game's admin token and the server admin key: the right status, no response
+seat's token, the game's admin token, the server admin key, the integration key acting for the
+own seat's player and a JWT of another seat's player (docs/players.md): the right status, no response
 showing another seat's cards or the stock order (to any caller but the server admin key while
 the game is live: issue 7 item 8), and only the right token can act."""
 import json
@@ -8,24 +9,30 @@ import pytest
 
 from api import create_app
 from tests.integration.api_client import HUMANS, bearer
+from tests.integration.players_fixtures import as_player, service, token  # noqa: F401
 from tests.integration.records import finished_record
 
-CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin", "server", "spectator")
+CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin", "server", "spectator",
+           "own_player_key", "other_player_jwt")
 # endpoint -> expected status per caller, in the order of CALLERS
 READS = {
-    "GET /v1/games": (200, 200, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}": (200, 200, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403, 403, 403),
-    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200, 200, 200),
-    "GET /v1/games/{id}/export": (401, 401, 403, 403, 403, 200, 403),
-    "GET /health": (200,) * 7,
-    "GET /ready": (200,) * 7,
-    "GET /metrics": (200,) * 7,
-    "GET /openapi.json": (200,) * 7,
+    "GET /v1/games": (200,) * 9,
+    "GET /v1/games/{id}": (200,) * 9,
+    "GET /v1/games/{id}/view": (401, 401, 200, 200, 403, 403, 403, 200, 200),
+    "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/stream?after=0": (200, 401, 200, 200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version=2": (200, 401, 200, 200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?version={now}": (200, 401, 200, 200, 200, 200, 200, 200, 200),
+    "GET /v1/games/{id}/replay?at=2100-01-01T00:00:00.000Z": (200, 401, 200, 200, 200, 200, 200,
+                                                              200, 200),
+    "GET /v1/games/{id}/export": (401, 401, 403, 403, 403, 200, 403, 403, 403),
+    "GET /v1/players/{own_player}/games": (401, 401, 401, 401, 401, 200, 401, 200, 403),
+    "GET /v1/players/{other_player}/games?status=playing&awaiting=me": (401, 401, 401, 401, 401,
+                                                                        200, 401, 200, 200),
+    "GET /health": (200,) * 9,
+    "GET /ready": (200,) * 9,
+    "GET /metrics": (200,) * 9,
+    "GET /openapi.json": (200,) * 9,
 }
 
 
@@ -50,7 +57,9 @@ def credentials(caller):
 def table(client, admin_key):
     """Game A after a stock draw through a buy offer (a hidden card in a seat's hand), game B,
     the tokens of each caller, and A's full state (hands and stock) at the deal and now."""
-    a, b = (client.post("/v1/games", json={"seats": HUMANS, "seed": s}).get_json() for s in (3, 4))
+    players = [{**seat, "player_id": f"player-{n}"} for n, seat in enumerate(HUMANS)]
+    a, b = (client.post("/v1/games", json={"seats": players, "seed": s},
+                        headers=as_player("integrator")).get_json() for s in (3, 4))
     gid, tokens = a["id"], [s["token"] for s in a["seats"]]
     turn = client.get(f"/v1/games/{gid}").get_json()["turn"]
     assert post_action(client, gid, tokens[turn], {"type": "draw", "from": "stock"}).status_code == 200
@@ -64,10 +73,13 @@ def table(client, admin_key):
     seat = public["turn"]
     spectator = client.post(f"/v1/games/{gid}/spectators",
                             headers=bearer(a["admin_token"])).get_json()["token"]
-    callers = dict(zip(CALLERS, (None, b["seats"][0]["token"], tokens[(seat + 1) % 4],
-                                 tokens[seat], a["admin_token"], server, spectator)))
-    seats = dict(zip(CALLERS, (None, None, (seat + 1) % 4, seat, None, None, None)))
-    return {"id": gid, "now": now, "full": full, "callers": callers, "seats": seats}
+    other = (seat + 1) % 4
+    callers = dict(zip(CALLERS, (None, b["seats"][0]["token"], tokens[other], tokens[seat],
+                                 a["admin_token"], server, spectator, as_player(f"player-{seat}"),
+                                 token(f"player-{other}"))))
+    seats = dict(zip(CALLERS, (None, None, other, seat, None, None, None, seat, other)))
+    return {"id": gid, "now": now, "full": full, "callers": callers, "seats": seats,
+            "own_player": f"player-{seat}", "other_player": f"player-{other}"}
 
 
 def bodies(response):
@@ -110,7 +122,8 @@ def leaks(document, viewer, full):
 @pytest.mark.parametrize("endpoint", READS)
 def test_each_caller_gets_the_right_status_and_never_sees_hidden_cards(client, table, endpoint):
     method, path = endpoint.split(" ")
-    url = path.format(id=table["id"], now=table["now"])
+    url = path.format(id=table["id"], now=table["now"], own_player=table["own_player"],
+                      other_player=table["other_player"])
     for caller, expected in zip(CALLERS, READS[endpoint]):
         response = client.open(url, method=method, headers=credentials(table["callers"][caller]))
         assert response.status_code == expected, (caller, response.get_data(as_text=True)[:300])
@@ -154,14 +167,15 @@ def test_a_penalty_card_is_shown_to_its_buyer_only(client, admin_key):
 CONTROL = {
     # the lobby's on a game that is playing (docs/lobby.md): start refused (L1), no rematch
     # before the end (R9.4; the GET has none to show), spectators added by the admins only
-    "POST /v1/games/{id}/start": (401, 401, 403, 403, 409, 409, 403),
-    "POST /v1/games/{id}/rematch": (401, 401, 422, 422, 422, 422, 403),
-    "GET /v1/games/{id}/rematch": (401, 401, 404, 404, 403, 403, 403),
-    "POST /v1/games/{id}/spectators": (401, 401, 403, 403, 201, 201, 403),
-    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403, 403, 403),
-    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403, 403, 403),
+    "POST /v1/games/{id}/start": (401, 401, 403, 403, 409, 409, 403, 403, 403),
+    "POST /v1/games/{id}/rematch": (401, 401, 422, 422, 422, 422, 403, 422, 422),
+    "GET /v1/games/{id}/rematch": (401, 401, 404, 404, 403, 403, 403, 404, 404),
+    "POST /v1/games/{id}/spectators": (401, 401, 403, 403, 201, 201, 403, 403, 403),
+    "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403, 403, 403, 422, 403),
+    # the players' seats were resigned by their tokens just before: T4
+    "POST /v1/games/{id}/resign": (401, 401, 200, 200, 403, 403, 403, 422, 422),
     # the server's: aborted already
-    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200, 422, 403),
+    "POST /v1/games/{id}/abort": (401, 401, 403, 403, 200, 422, 403, 403, 403),
 }
 
 

@@ -13,6 +13,7 @@ import time
 from flask import current_app, request
 
 from api.auth import bearer_token, service
+from api.player_auth import rate_credential
 from api.errors import ApiProblem
 from service.store import StoreError
 from service.stream_leases import StreamLeases, address_holder, credential_holder
@@ -58,8 +59,10 @@ def take_slot() -> Slot:
     an anonymous caller, under its address's (RUMMY_MAX_STREAMS_PER_IP). Raises ApiProblem 429
     with Retry-After when the caller is at its cap; StoreUnavailable when Redis is down."""
     leases: StreamLeases | None = service().leases
-    bearer = bearer_token()
-    if bearer is not None:
+    bearer, player = bearer_token(), rate_credential(bearer_token())
+    if player is not None:  # a player acted for (docs/players.md): counted per player
+        holder, cap = credential_holder(player), "RUMMY_MAX_STREAMS_PER_CREDENTIAL"
+    elif bearer is not None:
         holder, cap = credential_holder(bearer), "RUMMY_MAX_STREAMS_PER_CREDENTIAL"
     else:
         holder, cap = address_holder(request.remote_addr or "unknown"), "RUMMY_MAX_STREAMS_PER_IP"
@@ -68,7 +71,7 @@ def take_slot() -> Slot:
         return Slot(None, holder, None)
     lease = leases.acquire(holder, limit)
     if lease is None:
-        who = ("This token already holds" if bearer is not None
+        who = ("This credential already holds" if player or bearer is not None
                else "Anonymous callers from this address already hold")
         raise ApiProblem(429, "too-many-streams",
                          f"{who} {limit} open streams and long polls (SSE or ?wait=); close one "

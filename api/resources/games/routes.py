@@ -5,6 +5,8 @@ from werkzeug.routing import BaseConverter
 from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, link, links
 from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
+from api.player_auth import INTEGRATION_KEY, PLAYER_JWT
+from api.resources.players.creation import check_creator
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
@@ -33,8 +35,8 @@ blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id",
 @blp.route("", methods=["POST"])
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
-@blp.problems(400, 403, 413, 503)
-@blp.doc(security=[{}, ADMIN_KEY])
+@blp.problems(400, 401, 403, 413, 503)
+@blp.doc(security=[{}, ADMIN_KEY, INTEGRATION_KEY, PLAYER_JWT])
 @blp.doc(**links(201, **game_links("$response.body#/id", "$response.body#/version")))
 def create_game(body):
     """Create a game
@@ -44,6 +46,7 @@ def create_game(body):
     /v1/games/{game_id}/start), or its last open seat is taken with `auto_start`; unstarted
     after `expires_at` it expires (docs/lobby.md).
     """
+    check_creator(body)
     created = service().lobby.create(body["seats"], profile=body["profile"],
                                      seed=body.get("seed"), position=body.get("position"),
                                      admin_key=admin_key(), clock=body.get("clock"),

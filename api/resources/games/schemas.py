@@ -8,6 +8,7 @@ from domain.profile import RuleProfile
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, seat
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
+from service.players import MAX_PLAYER_ID, PLAYER_ID_PATTERN, PLAYER_ID_RULE
 from service.records import VISIBILITIES
 from service.seating import KINDS, MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
 
@@ -37,6 +38,12 @@ class SeatSpecSchema(ma.Schema):
         "description": "A bot's level, or that of the bot that fills an open seat nobody "
                        "joined (default basic); a human seat has none: a human seat with a "
                        "level is a 422"})
+    player_id = fields.String(validate=validate.Regexp(PLAYER_ID_PATTERN, error=(
+        f"A player_id is {PLAYER_ID_RULE}.")), metadata={
+        "description": "The integrator's opaque id of the player of a human seat "
+                       "(docs/players.md): needs the integration key or the server admin key "
+                       "(a player JWT: its own sub only); never shown to the public",
+        "maxLength": MAX_PLAYER_ID})
 
 
 def _profile(value: object) -> None:
@@ -104,6 +111,7 @@ class CreatedSeatSchema(ma.Schema):
     name = fields.String(allow_none=True)
     level = fields.String(allow_none=True)
     token = fields.String()
+    player_id = fields.String(metadata={"description": "The seat's player (docs/players.md)"})
 
 
 class CreatedGameSchema(ma.Schema):
