@@ -73,6 +73,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()]})
     for resource in (games, lobby, actions, control, events, players, system):
         api.register_blueprint(resource.blp)
+    api.register_blueprint(players.deliveries.blp)
     app.register_blueprint(docs_site.blp)
     app.register_blueprint(web.blp)
     errors.register_error_handlers(app)

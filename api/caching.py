@@ -9,7 +9,7 @@ PRIVATE_ENDPOINTS = frozenset({
     "games.import_game", "events.events", "events.stream", "actions.act",
     "control.reclaim", "control.resign", "control.abort", "lobby.join", "lobby.start",
     "lobby.create_rematch", "lobby.rematch_seat", "lobby.spectators",
-    "players.player_games",
+    "players.player_games", "webhooks.webhook_deliveries",
 })
 CACHE_CONTROL = "private, no-store"
 PRIVATE_HEADERS = {

@@ -23,7 +23,8 @@ QUICK = {"fold": "bench.fold_bench", "simulate": "bench.simulate_bench",
 STACK = {"bot-latency": "bench.bot_latency", "bot-game": "bench.bot_game",
          "http": "bench.http_bench", "idle": "bench.idle_connections",
          "deadline-precision": "bench.deadline_precision",
-         "rate-limit-fairness": "bench.rate_limit_fairness"}
+         "rate-limit-fairness": "bench.rate_limit_fairness",
+         "webhook-latency": "bench.webhook_latency"}
 
 
 def selected(names: list[str], stack: bool) -> dict[str, str]:

@@ -46,6 +46,14 @@ def start_worker(env: dict, stdout: Output = None, stderr: Output = None) -> sub
                             preexec_fn=die_with_parent(os.getpid()))
 
 
+def start_webhook_worker(env: dict, stdout: Output = None,
+                         stderr: Output = None) -> subprocess.Popen:
+    """A `rummy webhook-worker` process in its own session (None: inherit the output)."""
+    return subprocess.Popen([RUMMY, "webhook-worker", "--log-level", "WARNING"], env=env,
+                            cwd=ROOT, stdout=stdout, stderr=stderr, start_new_session=True,
+                            preexec_fn=die_with_parent(os.getpid()))
+
+
 def wait_healthy(url: str, proc: subprocess.Popen, timeout_s: float = 30) -> None:
     """Wait until GET `url`/health answers 200. Raises RuntimeError if `proc` exits first or
     `timeout_s` passes."""
@@ -85,9 +93,11 @@ def stop_all(procs: list[subprocess.Popen], signum: int = signal.SIGTERM,
 
 
 @contextlib.contextmanager
-def running_stack(workers: int = 1, env: dict | None = None) -> Iterator[tuple[str, str]]:
-    """Yield (API base URL, Redis URL) of a running API and `workers` worker processes. The
-    benchmarks hammer the API, so rate limits are off unless `env` sets RUMMY_RATE_LIMITS."""
+def running_stack(workers: int = 1, env: dict | None = None,
+                  webhook_workers: int = 0) -> Iterator[tuple[str, str]]:
+    """Yield (API base URL, Redis URL) of a running API, `workers` worker processes and
+    `webhook_workers` webhook workers. The benchmarks hammer the API, so rate limits are off
+    unless `env` sets RUMMY_RATE_LIMITS."""
     with contextlib.ExitStack() as stack:
         redis_url = os.environ.get("REDIS_URL") or stack.enter_context(EmbeddedRedis()).url
         child_env = {**os.environ, "RUMMY_RATE_LIMITS": "off", **(env or {}), "REDIS_URL": redis_url,
@@ -95,6 +105,7 @@ def running_stack(workers: int = 1, env: dict | None = None) -> Iterator[tuple[s
         bind = f"127.0.0.1:{free_port()}"
         procs = [start_api(child_env, bind, stdout=subprocess.DEVNULL)]  # no access log
         procs += [start_worker(child_env) for _ in range(workers)]
+        procs += [start_webhook_worker(child_env) for _ in range(webhook_workers)]
         stack.callback(stop_all, procs)
         wait_healthy(f"http://{bind}", procs[0])
         yield f"http://{bind}", redis_url

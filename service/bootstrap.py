@@ -19,7 +19,7 @@ from service.lobby import Lobby
 from service.rematch import Rematches
 from service.jwt_identity import JwtVerifier
 from service.player_index import PlayerIndex
-from service.projections import AfterAppend, index_players
+from service.projections import AfterAppend, index_players, publish_webhooks
 from service.loading import GameLoader
 from service.notify import shared_notifier
 from service.queries import Followups
@@ -28,6 +28,7 @@ from service.redis_store import RedisEventStore
 from service.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
 from service.stats import redis_stats
 from service.stream_leases import StreamLeases
+from service.webhooks import WebhookOutbox
 
 log = logging.getLogger(__name__)
 # The API runs on gevent (docs/streams.md): one process may run hundreds of requests at once.
@@ -76,15 +77,18 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
 
 
 def wire_players(service: GameService, client: redis.Redis, settings: Settings) -> None:
-    """The players' side of `service` (docs/players.md): the per-player index and its
-    projection, the integrator's settings and, when configured, the JWT verifier."""
+    """The players' side of `service` (docs/players.md): the per-player index and the webhook
+    outbox with their projections, the integrator's settings and, when configured, the JWT
+    verifier."""
     integration = settings.integration
     service.players = PlayerIndex(client)
+    service.webhooks = WebhookOutbox(client, integration)
     service.integration = integration
     if integration.jwt_enabled:
         service.identity = JwtVerifier(integration.jwt_public_key, integration.jwt_issuer,
                                        integration.jwt_audience)
-    service.after_append = AfterAppend(index_players(service.players))
+    service.after_append = AfterAppend(index_players(service.players),
+                                       publish_webhooks(service.webhooks, service.deadline))
 
 
 def redis_client(url: str) -> redis.Redis:

@@ -77,7 +77,8 @@ class GameService(GameReads):
     def create_game(self, seats: list[dict], profile: str | dict = "standard", seed: int | None = None,
                     position: dict | None = None, admin_key: str | None = None,
                     clock: dict | None = None, visibility: str = "public",
-                    auto_start: bool = False, host: str | None = None) -> dict:
+                    auto_start: bool = False, host: str | None = None,
+                    webhook_url: str | None = None) -> dict:
         """Create a game: `{"id", "version", "admin_token", "seats": [{"seat", "kind", "name",
         "level", "token" (human seats, shown once)}]}`.
 
@@ -93,7 +94,8 @@ class GameService(GameReads):
         `visibility`: one of service.records.VISIBILITIES. `host`: the admin token hash of the
         game a rematch follows (service.rematch): the new game keeps it, its origin is
         "rematch", and its human seats get their tokens later (service.grants), so the answer
-        holds no token.
+        holds no token. `webhook_url`: the game's own webhook receiver (docs/players.md; the
+        caller checked who may set it).
         Raises UnsupportedProfile, ValueError (naming a bad clock field; open seats with a
         position), RuleViolation (position), Forbidden (position without the admin key)."""
         rule_profile = RuleProfile.from_json(profile)
@@ -120,6 +122,8 @@ class GameService(GameReads):
             events = open_lobby(events, levels, auto_start)
         if host is not None:
             origin = "rematch"
+        if webhook_url is not None:  # before the first append: its events are delivered there
+            self.webhooks.set_game_url(game_id, webhook_url)
         return self._create(game_id, specs, [event_to_dict(e) for e in events], rng_seed, origin,
                             visibility, host)
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Callable
 
 from domain import awaiting
+from service.clock import rfc3339
 from service.player_index import PlayerIndex, player_status
 from service.records import GameRecord
+from service.webhook_events import webhook_events
+from service.webhooks import WebhookOutbox
 
 # (record, version, state before or None at creation, state after, domain events appended,
 # their recorded_at ms) -> None
@@ -42,3 +45,22 @@ class AfterAppend:
                  events: list, recorded_at: int | None) -> None:
         for project in self.projections:
             project(record, version, previous, state, events, recorded_at)
+
+
+def publish_webhooks(outbox: WebhookOutbox, deadline: Callable) -> Projection:
+    """The projection that fills the webhook `outbox` (service.webhooks) with the webhook
+    events of each append (service.webhook_events), for the games with a target and a seat
+    that is not a bot's. `deadline(game_id, version, state, (events, recorded_at))`: the
+    service's deadline of a version (service.queries.GameReads.deadline)."""
+    def project(record: GameRecord, version: int, previous: object, state: object,
+                events: list, recorded_at: int | None) -> None:
+        if all(seat["kind"] == "bot" for seat in record.seats) or not outbox.targets(record.id):
+            return
+
+        def due() -> str | None:
+            found = deadline(record.id, version, state, (events, recorded_at))
+            return rfc3339(None if found is None else found.due_ms)
+        found = webhook_events(record, version, previous, state, events, recorded_at, due)
+        if found:
+            outbox.publish(found)
+    return project

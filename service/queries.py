@@ -66,9 +66,10 @@ class GameReads:
         self.grants = grants
         self._deadlines = DeadlineCache()
         self.clock = ServerClock(schedule)
-        # Set by service.bootstrap: the per-player index, the integrator's settings, the JWT
-        # verifier, and the projections run after each append (service.projections).
+        # Set by service.bootstrap: the per-player index, the webhook outbox, the integrator's
+        # settings, the JWT verifier, and the projections run after each append (service.projections).
         self.players = None
+        self.webhooks = None
         self.integration = IntegrationSettings()
         self.identity = None
         self.after_append = lambda record, version, previous, state, events, recorded_at: None

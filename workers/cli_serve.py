@@ -210,6 +210,10 @@ def _run(supervisor: Supervisor, env: dict, bind: str, worker: bool) -> int:
     if worker and _has_worker_command():
         supervisor.spawn("worker", [sys.executable, "-c", "from workers.cli import main; main()",
                                     "worker"], env, 30)
+        if env.get("RUMMY_WEBHOOK_SECRET"):  # webhooks: their own worker (docs/players.md)
+            supervisor.spawn("webhooks", [sys.executable, "-c",
+                                          "from workers.cli import main; main()",
+                                          "webhook-worker"], env, 30)
     url = f"http://{bind}"
     if _wait_healthy(supervisor, url, STARTUP_TIMEOUT_S):
         click.echo(f"games   {url}/ (web table: watch and replay)\n"

@@ -29,6 +29,7 @@ READS = {
     "GET /v1/players/{own_player}/games": (401, 401, 401, 401, 401, 200, 401, 200, 403),
     "GET /v1/players/{other_player}/games?status=playing&awaiting=me": (401, 401, 401, 401, 401,
                                                                         200, 401, 200, 200),
+    "GET /v1/games/{id}/webhook-deliveries": (401, 403, 403, 403, 403, 200, 403, 401, 403),
     "GET /health": (200,) * 9,
     "GET /ready": (200,) * 9,
     "GET /metrics": (200,) * 9,

@@ -50,7 +50,8 @@ def create_game(body):
     created = service().lobby.create(body["seats"], profile=body["profile"],
                                      seed=body.get("seed"), position=body.get("position"),
                                      admin_key=admin_key(), clock=body.get("clock"),
-                                     visibility=body["visibility"], auto_start=body["auto_start"])
+                                     visibility=body["visibility"], auto_start=body["auto_start"],
+                                     webhook_url=body.get("webhook_url"))
     return _created(created)
 
 

@@ -8,6 +8,7 @@ from domain.profile import RuleProfile
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, seat
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
+from service.integration_config import check_webhook_url
 from service.players import MAX_PLAYER_ID, PLAYER_ID_PATTERN, PLAYER_ID_RULE
 from service.records import VISIBILITIES
 from service.seating import KINDS, MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
@@ -79,6 +80,13 @@ def _profile_options() -> dict:
     return {"type": "object", "properties": options, "additionalProperties": False}
 
 
+def _webhook_url(value: str) -> None:
+    try:
+        check_webhook_url(value)
+    except ValueError as error:
+        raise ma.ValidationError(f"{str(error)[0].upper()}{str(error)[1:]}.") from None
+
+
 class CreateGameSchema(ma.Schema):
     """A new game: exactly four seats (R1.1), a rule profile, a seed, or a starting position,
     and its clock."""
@@ -101,6 +109,10 @@ class CreateGameSchema(ma.Schema):
     auto_start = fields.Boolean(load_default=False, metadata={
         "description": "With open seats: start the game when its last open seat is taken "
                        "(else the host starts it: POST /v1/games/{game_id}/start)"})
+    webhook_url = fields.String(validate=_webhook_url, metadata={
+        "description": "The game's own webhook receiver, besides the server's "
+                       "(docs/players.md): needs the integration key or the server admin key, "
+                       "and a server with RUMMY_WEBHOOK_SECRET", "maxLength": 2000})
 
 
 class CreatedSeatSchema(ma.Schema):

@@ -1,7 +1,9 @@
 """What a game's creator may ask for on behalf of players (docs/players.md): seats' player ids
-need the integration key or the server admin key (a player JWT: its own `sub` only)."""
+need the integration key or the server admin key (a player JWT: its own `sub` only), and so
+does a game's own `webhook_url` (a JWT may not set one)."""
 from api.auth import admin_key, bearer_token, service
 from api.player_auth import acting_player
+from service.errors import Forbidden
 from service.players import check_assignment
 from service.tokens import is_admin_key
 
@@ -14,3 +16,5 @@ def check_creator(body: dict) -> None:
                                                                             service().admin_key)
     own = acting.player if acting is not None and not acting.integrator else None
     check_assignment(body.get("seats"), integrator, own)
+    if body.get("webhook_url") is not None and not integrator:
+        raise Forbidden("A game's webhook_url needs the integration key or the server admin key.")

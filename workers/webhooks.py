@@ -1,0 +1,53 @@
+"""The webhook worker (docs/players.md "Webhooks"): `rummy webhook-worker`, an RQ worker of
+the `rummy-webhooks` queue only, in its own process, with RQ's scheduler for the retries
+(service.webhooks.BACKOFF_S). No game job runs here and no delivery runs in a game worker, so
+a receiver that is slow or down never delays a bot, a scoring or a deadline. Run more of them
+for more receivers at once (each posts one delivery at a time)."""
+from __future__ import annotations
+
+import logging
+import os
+
+import click
+import redis
+from rq import SimpleWorker, get_current_job
+
+from service.webhooks import WEBHOOK_QUEUE
+from workers import runtime
+
+log = logging.getLogger(__name__)
+
+
+class DeliveryFailed(Exception):
+    """The receiver did not take the delivery (no 2xx): RQ retries the job later."""
+
+
+def deliver(game_id: str, delivery_id: str) -> str:
+    """The delivery job: post the delivery once (service.webhooks.WebhookOutbox.attempt).
+    Returns "delivered"; raises DeliveryFailed (retried with backoff while retries are left)."""
+    job = get_current_job()
+    retries_left = (job.retries_left or 0) if job is not None else 0
+    if not runtime.wiring().service.webhooks.attempt(game_id, delivery_id, retries_left):
+        raise DeliveryFailed(f"delivery {delivery_id} not taken; "
+                             f"{retries_left} retries left")
+    return "delivered"
+
+
+def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "INFO") -> bool:
+    """Work the webhook queue of `redis_url` with RQ's scheduler until SIGINT/SIGTERM (`burst`:
+    until it is empty). The jobs build their service from REDIS_URL, set here."""
+    os.environ["REDIS_URL"] = redis_url
+    connection = redis.Redis.from_url(redis_url)
+    worker = SimpleWorker([WEBHOOK_QUEUE], connection=connection)
+    return worker.work(burst=burst, with_scheduler=True, logging_level=log_level)
+
+
+@click.command("webhook-worker")
+@click.option("--redis-url", envvar="REDIS_URL", required=True,
+              help="The Redis to work on (default: $REDIS_URL).")
+@click.option("--burst", is_flag=True, help="Stop once the queue is empty.")
+@click.option("--log-level", default="INFO", show_default=True)
+def webhook_worker(redis_url: str, burst: bool, log_level: str) -> None:
+    """Deliver webhooks (RUMMY_WEBHOOK_URL, games' webhook_url) with retries for up to 24 h."""
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    run_webhook_worker(redis_url, burst=burst, log_level=log_level.upper())
