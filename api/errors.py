@@ -218,6 +218,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(e):
+        log.warning("503: the event store is not reachable: %s", e)  # never the caller's data
         return problem(503, "unavailable", "The event store is not reachable; retry later.")
 
     @app.errorhandler(ApiProblem)

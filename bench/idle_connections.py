@@ -206,18 +206,26 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--polls", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--clocked", action="store_true",
+                        help="idle games with a 60 s turn clock: all time out together, once a "
+                             "minute, waking every held connection at once")
     args = parser.parse_args()
     held = args.streams + args.polls
     limit = raise_file_limit()
     env = {"RUMMY_MAX_STREAMS_PER_IP": str(held + 100), "RUMMY_MAX_WAIT_S": str(POLL_WAIT_S),
            "RUMMY_OFFER_DEADLINE_S": "30"}
     with running_stack(workers=1, env=env) as (base, _):
-        games = [http_json("POST", f"{base}/v1/games", {"seats": HUMANS})
+        # Idle: four silent humans and no turn clock (with one, every game would time out
+        # the same second and wake all its listeners at once: --clocked measures that).
+        clock = {"turn_s": 60} if args.clocked else {"turn_s": None}
+        games = [http_json("POST", f"{base}/v1/games", {"seats": HUMANS, "clock": clock})
                  for _ in range(IDLE_GAMES)]
-        paths = [("stream", f"/v1/games/{games[n % IDLE_GAMES]['id']}/stream?after=2")
+        # After the game's version: nothing comes, so each poll really waits its `wait`.
+        idle = [(game["id"], game["version"]) for game in games]
+        paths = [("stream", "/v1/games/{}/stream?after={}".format(*idle[n % IDLE_GAMES]))
                  for n in range(args.streams)]
-        paths += [("poll", f"/v1/games/{games[n % IDLE_GAMES]['id']}/events?after=2"
-                           f"&wait={POLL_WAIT_S}") for n in range(args.polls)]
+        paths += [("poll", "/v1/games/{}/events?after={}&wait={}".format(
+            *idle[n % IDLE_GAMES], POLL_WAIT_S)) for n in range(args.polls)]
         health, actions = measure(base, args.seconds)
         report("nothing held", health, actions)
         ready, failed, lost = (multiprocessing.Value("i", 0) for _ in range(3))

@@ -55,6 +55,8 @@ class Notifier:
         self.draining = False
         self._lock = threading.Lock()
         self._listeners: dict[str, set[threading.Event]] = {}
+        self._generations: dict[str, int] = {}  # wakes of each listened game
+        self._epoch = 0  # wakes of every game (a reconnection, a drain)
         self._idle_since: dict[str, float] = {}
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -81,7 +83,15 @@ class Notifier:
                 listeners.discard(woken)
                 if not listeners:
                     self._listeners.pop(game_id, None)
+                    self._generations.pop(game_id, None)
                     self._idle_since[game_id] = time.monotonic()
+
+    def generation(self, game_id: str) -> tuple[int, int]:
+        """How many times the listeners of `game_id` were woken so far (a value that grows at
+        each wake). A read begun after this value was taken sees every append whose wake it
+        counts (service.shared_reads)."""
+        with self._lock:
+            return self._epoch, self._generations.get(game_id, 0)
 
     def drain(self) -> None:
         """Shutdown: wake every listener now; from here on `draining` is True, and the waits
@@ -98,6 +108,10 @@ class Notifier:
     def _wake(self, game_id: str | None) -> None:
         """Set the Event of every listener of `game_id` (None: of every game)."""
         with self._lock:
+            if game_id is None:
+                self._epoch += 1
+            elif game_id in self._listeners:
+                self._generations[game_id] = self._generations.get(game_id, 0) + 1
             games = list(self._listeners) if game_id is None else [game_id]
             woken = [event for game in games for event in self._listeners.get(game, ())]
         for event in woken:

@@ -20,6 +20,7 @@ import redis
 
 from service.keys import events_key, idem_key, notify_channel
 from service.notify import Notifier, shared_notifier
+from service.shared_reads import SharedReads
 from service.store import (AppendResult, ConcurrencyError, IdempotencyInProgress,
                            IdempotencyKeyReused, StoreError, StoreUnavailable, StoredEvent,
                            check_batch)
@@ -64,6 +65,7 @@ class RedisEventStore:
                  claim_ttl_s: float = CLAIM_TTL_S) -> None:
         self._client = client
         self._notifier = notifier
+        self._shared = SharedReads()
         self.max_wait_s = max_wait_s
         self._ttl_ms = idempotency_ttl_s * 1000
         self._claim_ttl_ms = max(1, int(claim_ttl_s * 1000))
@@ -129,7 +131,9 @@ class RedisEventStore:
         with self._notifier.listen(game_id) as woken:
             while True:
                 woken.clear()
-                events = self.read(game_id, after)
+                # Every listener of the game wakes at once: one XRANGE serves all of them.
+                fresh = (game_id, after, self._notifier.generation(game_id))
+                events = self._shared.read(fresh, lambda: self.read(game_id, after))
                 left = deadline - time.monotonic()
                 if events or left <= 0 or self.draining:
                     return events

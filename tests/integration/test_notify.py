@@ -113,3 +113,22 @@ def test_drain_ends_every_wait_at_once(store, notifier):
         thread.join(2)
     assert [versions for _, versions in results] == [[]] * 5
     assert max(waited for waited, _ in results) < 1.5
+
+
+def xrange_calls(client) -> int:
+    return int(client.info("commandstats").get("cmdstat_xrange", {}).get("calls", 0))
+
+
+def test_listeners_woken_together_share_one_read(store, redis_client):
+    """A game watched by many streams in one process: the wake after an append sends one XRANGE
+    for all of them (service/shared_reads.py), not one each, and every listener gets the event."""
+    store.append(GAME, [ev(1)], 0)
+    threads, results = waiting(store, after=1, count=60)
+    time.sleep(1.0)  # every wait has read once and is waiting
+    assert results == []
+    before = xrange_calls(redis_client)
+    store.append(GAME, [ev(2)], 1)
+    for thread in threads:
+        thread.join(10)
+    assert [versions for _, versions in results] == [[2]] * 60
+    assert xrange_calls(redis_client) - before <= 20  # one each would be 60

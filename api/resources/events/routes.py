@@ -24,6 +24,7 @@ from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
 log = logging.getLogger(__name__)
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
 RETRY_MS = 2000  # the reconnect delay a stream asks for (SSE `retry:`)
+FINAL_EVENTS = ("GameEnded", "GameAborted")  # nothing is appended after them
 DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all come back at once
 
 
@@ -83,7 +84,7 @@ def stream(args, headers, game_id):
 def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot):
     """The stream's lines. An idle stream costs no Redis command: its waits are woken by the
     notifier, a heartbeat is a comment, and whether the game is finished is read only at the
-    start and after events arrive."""
+    start: after that, its final event (GameEnded, GameAborted) says so."""
     yield f"retry: {RETRY_MS}\n\n"
     try:
         finished = _finished(svc, game_id)
@@ -95,8 +96,8 @@ def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot):
                 yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
             if finished:  # read after the game ended: nothing more will come
                 return
-            if batch:  # once finished, one more read sends what came after this batch
-                finished = _finished(svc, game_id)
+            if batch:  # the last event of a game ends the stream (no state read per stream)
+                finished = batch[-1]["type"] in FINAL_EVENTS
             elif not svc.draining:
                 yield ": heartbeat\n\n"
             slot.renew_if_due()
