@@ -216,14 +216,17 @@ class GameService(GameReads):
                                                  idempotency_key, expected_version)
         return version, self.with_deadline(game_id, version, state, public_view(state))
 
-    def decide_at(self, game_id: str, action: dict, expected_version: int, key: str,
-                  decision: Decision) -> tuple[int, object]:
+    def decide_at(self, game_id: str, action: dict, expected_version: int, key: str | None,
+                  decision: Decision,
+                  known: tuple[int, object] | None = None) -> tuple[int, object]:
         """Append what `decision(state, version)` decides for the system `action` at exactly
-        `expected_version`, under the system idempotency `key` (a deadline: service.timeouts).
-        (version, state). Raises ConcurrencyError when the game moved on, RuleViolation."""
+        `expected_version`, under the system idempotency `key` if any (a deadline:
+        service.timeouts; a bot turn: workers.jobs), deciding on `known` (see `play`) when
+        given. (version, state). Raises ConcurrencyError when the game moved on,
+        RuleViolation."""
         record = self.records.get(game_id)
         return self._decide_and_append(game_id, record, None, action, key, expected_version,
-                                       decision=decision)
+                                       known, decision)
 
     def decide_system(self, game_id: str, action: dict, idempotency_key: str | None = None,
                       decision: Decision | None = None) -> tuple[int, object]:

@@ -8,24 +8,16 @@ the human acted) finds the game moved on and appends nothing.
 from __future__ import annotations
 
 import logging
-import random
 
-from domain import RuleViolation, awaiting, bot_level, choose_action, decide, fold, seat_view
-from service.games import decision_rng
+from domain import RuleViolation, awaiting, bot_level, decide, fold
+from service.bot_turns import MAX_TURN_STEPS, bot_step
 from service.errors import GameNotFound
+from service.games import decision_rng
 from service.store import ConcurrencyError
 
 log = logging.getLogger(__name__)
 
-# A turn is a draw, at most a few melds and lay-offs, and a discard: far fewer steps than this.
-MAX_TURN_STEPS = 60
 STALE, NONE, EARLY, OFFER, TURN, GONE = "stale", "none", "early", "offer", "turn", "gone"
-
-
-def bot_rng(rng_seed: str, seat: int, version: int) -> random.Random:
-    """The RNG of the bot of `seat` deciding at `version`: a pure function of the game's secret
-    seed, so a re-run job (or a replayed seeded game) makes the same choice."""
-    return random.Random(f"{rng_seed}:bot:{seat}:{version}")
 
 
 def deadline_key(version: int) -> str:
@@ -94,16 +86,7 @@ def _turn_timeout(rng_seed: str, seat: int):
             wait = awaiting(state)
             if wait.status != "playing" or wait.seats != (seat,) or wait.turn != seat:
                 break
-            at = version + len(events)
-            view, rng = seat_view(state, seat), bot_rng(rng_seed, seat, at)
-            action = choose_action(level, view, rng)
-            try:
-                step = decide(state, seat, action, decision_rng(rng_seed, at))
-            except RuleViolation as refused:  # a bot bug must not stall the game
-                log.error("takeover bot of seat %s chose a %s, refused (%s); playing a random "
-                          "legal action", seat, action.get("type"), refused.rule)
-                step = decide(state, seat, rng.choice(view["legal_actions"]),
-                              decision_rng(rng_seed, at))
+            step, _ = bot_step(state, seat, level, rng_seed, version + len(events))
             events += step
             state = fold(step, state)
         return events

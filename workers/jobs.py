@@ -15,10 +15,9 @@ import random
 import time
 from datetime import datetime, timezone
 
-from domain import RuleViolation, awaiting, choose_action
-from domain.views import SeatView
+from domain import RuleViolation
+from service.bot_turns import BotTurn
 from service.store import ConcurrencyError
-from service.timeouts import bot_rng
 from workers import runtime
 from service.followups import bots_continuing, make_queues, needs, slice_ended
 from workers.sweeper import Sweep, ensure_followups
@@ -33,6 +32,7 @@ log = logging.getLogger(__name__)
 SLICE_CPU_S = 0.05
 SLICE_WALL_S = 0.2
 SWEEP_PAGE = 100
+BOT_TURN = {"type": "bot_turn"}  # what a bot job's appends are logged as (no idempotency key)
 
 
 def play_bots(game_id: str, version: int) -> int:
@@ -40,8 +40,9 @@ def play_bots(game_id: str, version: int) -> int:
     many were played.
 
     While a bot seat must act (its turn, or an open buy offer it owes an answer: bots answer
-    at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))` and append
-    with the expected version, going on from the state the append returned (no read of what
+    at once, R6.9), decide with `choose_action(level, seat_view, bot_rng(...))`; each bot turn
+    (the offer answers, then up to the bot's discard) is ONE append at the expected version
+    (service.bot_turns.BotTurn), going on from the state the append returned (no read of what
     it just wrote). It stops at the end of its time slice (SLICE_CPU_S of CPU time or
     SLICE_WALL_S of the clock, after at least one action), so a game never holds a worker
     while other games wait: the follow-ups of the version it
@@ -50,7 +51,7 @@ def play_bots(game_id: str, version: int) -> int:
     (service.followups.bots_continuing). Stale (the game is past `version`: a retry after an
     error, a duplicate): it plays nothing and enqueues the follow-ups of the current version
     (`resume`). A bot choice the rules refuse is logged and replaced by a random legal action,
-    so a bot bug cannot stall a game.
+    so a bot bug cannot stall a game (service.bot_turns.bot_step).
     """
     service = runtime.wiring().service
     current, state = service.load(game_id)
@@ -62,39 +63,20 @@ def play_bots(game_id: str, version: int) -> int:
     cpu_ends, wall_ends = time.thread_time() + SLICE_CPU_S, time.monotonic() + SLICE_WALL_S
     with bots_continuing(game_id):
         while not played or (time.thread_time() < cpu_ends and time.monotonic() < wall_ends):
-            levels = record.bot_levels(state)  # the seats a bot plays may change (the clock)
-            wait = awaiting(state)
-            seat = next((s for s in wait.seats if s in levels), None)
-            if wait.status != "playing" or seat is None:
-                break
-            view = SeatView(state, seat)  # built as far as the bot reads it
-            rng = bot_rng(record.rng_seed, seat, current)
-            action = choose_action(levels[seat], view, rng)
+            turn = BotTurn(record.rng_seed, record.bot_levels)
             try:
-                current, state = _act(service, game_id, seat, action, (current, state), view, rng)
+                current, state = service.decide_at(game_id, BOT_TURN, current, None, turn,
+                                                   known=(current, state))
             except ConcurrencyError:  # another append won: stale from here on
                 resume(service, game_id)
                 return played
-            played += 1
+            if not turn.played:
+                break
+            played += turn.played
     if played:
         with slice_ended(game_id):
             service.enqueue_followups(game_id, current, state)
     return played
-
-
-def _act(service, game_id: str, seat: int, action: dict, known: tuple[int, object], view,
-         rng: random.Random) -> tuple[int, object]:
-    """Play the bot's `action` on the game as `known` (version, state): the game's (version,
-    state) after it. Raises ConcurrencyError when the game is no longer at that version."""
-    version = known[0]
-    try:
-        return service.play(game_id, seat, action, if_match=version, known=known)
-    except RuleViolation as refused:
-        # Never a card in a log line (DESIGN §2.4): the action type and the rule id only.
-        log.error("bot of seat %s in %s at %s chose a %s, refused (%s); playing a random "
-                  "legal action", seat, game_id, version, action.get("type"), refused.rule)
-        fallback = rng.choice(view["legal_actions"])
-        return service.play(game_id, seat, fallback, if_match=version, known=known)
 
 
 def resume(service, game_id: str) -> None:

@@ -11,7 +11,9 @@ from domain import awaiting, choose_action
 from domain.views import SeatView
 from service.followups import make_queues
 from service.index import GameIndex
-from service.keys import summary_key
+from service import bot_turns
+from service.bot_turns import bot_rng
+from service.keys import events_key, summary_key
 from workers import jobs
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
@@ -38,14 +40,45 @@ def recorded_bot_jobs(monkeypatch) -> list[tuple[str, int, int]]:
 
 
 def test_a_bot_job_plays_one_slice_and_its_game_goes_on_in_the_next_job(wiring, monkeypatch):
-    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)  # every slice ends after its first action
+    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)  # every slice ends after its first bot turn
     runs = recorded_bot_jobs(monkeypatch)
     game = wiring.service.create_game(BOTS, seed=4)
     run_worker(wiring, max_jobs=12)
     bot_runs = [run for run in runs if run[0] == game["id"]]
-    assert len(bot_runs) >= 10 and all(played == 1 for _, _, played in bot_runs)
+    # a bot turn: the offer answers owed, a draw, melds, a discard (service.bot_turns)
+    assert len(bot_runs) >= 10 and all(1 <= played <= 12 for _, _, played in bot_runs)
+    assert sum(played for *_, played in bot_runs) > len(bot_runs)  # turns, not single actions
     versions = [version for _, version, _ in bot_runs]
     assert versions == sorted(set(versions))  # each job goes on where the one before stopped
+
+
+def game_events(wiring, game_id: str) -> list[tuple[str, dict]]:
+    return [(e.type, e.data) for e in wiring.service.store.read(game_id)]
+
+
+def test_a_bot_turn_in_one_append_writes_the_same_events_as_one_append_per_action(
+        wiring, monkeypatch, admin_key, redis_client):
+    """Batching a bot turn into one append changes the cost, never the game: the same seeded
+    game played with one append per action (a turn cut after each action) has the same events,
+    one by one, and ends at the same version."""
+    batched = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
+    appends_batched = appends_while(redis_client, lambda: run_worker(wiring))
+    monkeypatch.setattr(bot_turns, "MAX_TURN_STEPS", 1)
+    single = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
+    appends_single = appends_while(redis_client, lambda: run_worker(wiring))
+    assert awaiting(wiring.service.load(batched["id"])[1]).status == "finished"
+    assert game_events(wiring, batched["id"]) == game_events(wiring, single["id"])
+    assert redis_client.xlen(events_key(batched["id"])) > 300
+    assert appends_batched * 2 < appends_single  # each turn is one append, not three or more
+
+
+def appends_while(client, run) -> int:
+    """How many appends published a notification while `run()` ran (one SPUBLISH each)."""
+    def published() -> int:
+        return int(client.info("commandstats").get("cmdstat_spublish", {}).get("calls", 0))
+    before = published()
+    run()
+    return published() - before
 
 
 def test_a_long_bot_game_cut_into_slices_still_finishes_and_leaves_no_job_or_snapshot(
@@ -110,7 +143,7 @@ def test_the_index_is_written_only_when_what_it_records_changes(wiring, redis_ur
     version, state = wiring.service.load(game["id"])
     while awaiting(state).status != "scoring":  # the first round, one bot action at a time
         seat = awaiting(state).seats[0]
-        action = choose_action("basic", SeatView(state, seat), jobs.bot_rng("x", seat, version))
+        action = choose_action("basic", SeatView(state, seat), bot_rng("x", seat, version))
         version, state = wiring.service.play(game["id"], seat, action, if_match=version,
                                              known=(version, state))
         appends += 1

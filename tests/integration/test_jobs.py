@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from rq.job import Job, JobStatus
 
 from domain import awaiting
-from service import Principal
+from service import Principal, bot_turns
 from service.bootstrap import wire
 from service.config import Settings
 from workers import jobs, runtime
@@ -147,9 +147,9 @@ def test_a_refused_bot_action_is_logged_without_its_card(wiring, monkeypatch, ca
     game = wiring.service.create_game(BOTS, seed=11)
     _, state = wiring.service.load(game["id"])
     hand = state.round.hands[awaiting(state).turn]
-    monkeypatch.setattr(jobs, "choose_action", lambda level, view, rng: {"type": "discard",
+    monkeypatch.setattr(bot_turns, "choose_action", lambda level, view, rng: {"type": "discard",
                                                                          "card": hand[0]})
-    with caplog.at_level("INFO", logger="workers.jobs"):
+    with caplog.at_level("INFO", logger="service.bot_turns"):
         jobs.play_bots(game["id"], game["version"])
     refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
     assert refused and all(re.search(r"chose a discard, refused \(R[\d.]+\)", line) for line in refused)
