@@ -120,6 +120,15 @@ class Queues:
         """The queues in the order a worker takes jobs from them (QUEUE_NAMES)."""
         return [self.deadlines, self.bots, self.slices, self.maintenance]
 
+    def urgent_waiting(self) -> bool:
+        """Whether a due deadline or a bot move answering another append (a human's action, a
+        scoring) waits on its queue: one round trip. A running bot job then ends its time
+        slice early, so that a human waits for at most one bot turn of another game."""
+        pipeline = self.bots.connection.pipeline(transaction=False)
+        pipeline.llen(self.deadlines.key)
+        pipeline.llen(self.bots.key)
+        return any(pipeline.execute())
+
 
 def make_queues(connection: redis.Redis) -> Queues:
     """The game job queues (QUEUE_NAMES) on `connection`."""

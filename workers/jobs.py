@@ -44,7 +44,8 @@ def play_bots(game_id: str, version: int) -> int:
     (the offer answers, then up to the bot's discard) is ONE append at the expected version
     (service.bot_turns.BotTurn), going on from the state the append returned (no read of what
     it just wrote). It stops at the end of its time slice (SLICE_CPU_S of CPU time or
-    SLICE_WALL_S of the clock, after at least one action), so a game never holds a worker
+    SLICE_WALL_S of the clock, after at least one action, or as soon as a deadline or a
+    human's game waits on its queue: Queues.urgent_waiting), so a game never holds a worker
     while other games wait: the follow-ups of the version it
     stops at are enqueued at the end, which puts the game's next bot job at the tail of the
     bots queue, behind the games already waiting. The intermediate appends enqueue no bot job
@@ -59,6 +60,7 @@ def play_bots(game_id: str, version: int) -> int:
         resume(service, game_id)
         return 0
     record = service.record(game_id)
+    queues = getattr(service.enqueue_followups, "queues", None)  # the RQ hook's (Followups)
     played = 0
     cpu_ends, wall_ends = time.thread_time() + SLICE_CPU_S, time.monotonic() + SLICE_WALL_S
     with bots_continuing(game_id):
@@ -73,6 +75,8 @@ def play_bots(game_id: str, version: int) -> int:
             if not turn.played:
                 break
             played += turn.played
+            if queues is not None and queues.urgent_waiting():
+                break  # a human's game or a deadline waits: yield the worker now
     if played:
         with slice_ended(game_id):
             service.enqueue_followups(game_id, current, state)
