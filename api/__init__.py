@@ -47,8 +47,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     environment. ``RUMMY_MAX_WAIT_S``, ``RUMMY_SSE_MAX_S``, ``RUMMY_SSE_HEARTBEAT_S``, the
     stream caps ``RUMMY_MAX_STREAMS_PER_CREDENTIAL`` / ``RUMMY_MAX_STREAMS_PER_IP``,
     ``RUMMY_RATE_LIMITS`` (a string as the variable takes it, "off" for none),
-    ``RUMMY_RATE_LIMIT_STORAGE`` (the limiter's Redis URL, default REDIS_URL; none: no limit)
-    and ``RUMMY_TRUSTED_PROXIES`` (a comma list of IPs/CIDRs) come from
+    ``RUMMY_RATE_LIMIT_STORAGE`` (the limiter's Redis URL, default REDIS_URL; none: no limit),
+    ``RUMMY_RATE_LIMIT_DELAY_S`` (how long a 429 is held; 0 in tests) and ``RUMMY_TRUSTED_PROXIES`` (a comma list of IPs/CIDRs) come from
     ``service.config.Settings`` (the environment) unless ``test_config`` sets them. The
     service is ``app.extensions["rummy"]``. Raises ValueError for a bad setting.
     """
@@ -63,6 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                        "RUMMY_MAX_STREAMS_PER_IP": settings.max_streams_per_ip,
                        "RUMMY_RATE_LIMITS": settings.rate_limits,
                        "RUMMY_RATE_LIMIT_STORAGE": settings.redis_url,
+                       "RUMMY_RATE_LIMIT_DELAY_S": settings.rate_limit_delay_s,
                        "RUMMY_TRUSTED_PROXIES": settings.trusted_proxies})
     app.config.update(test_config or {})
     app.json.sort_keys = False

@@ -123,7 +123,12 @@ def _is_trusted(address: str, trusted: tuple) -> bool:
 
 def _too_many_requests(error: RateLimitExceeded):
     """429 problem+json (RFC 9457; RFC 6585 §4); Retry-After and RateLimit-* come from
-    _standard_headers."""
+    _standard_headers. Held RUMMY_RATE_LIMIT_DELAY_S first (at most until the budget allows
+    a request again): a client that floods in a loop, answered at once, would make the server
+    spend all it has on 429s and slow every other client; held, it sends one request per
+    connection per delay. On gevent the wait holds a greenlet, not a thread."""
+    retry_after = error.limit.limit.get_expiry() if error.limit is not None else 1
+    time.sleep(min(current_app.config.get("RUMMY_RATE_LIMIT_DELAY_S", 0), retry_after))
     return problem(429, "too-many-requests",
                    f"Too many requests: the budget of {error.description} for this credential "
                    "(or, without one, this client address) is spent; retry after Retry-After "

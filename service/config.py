@@ -98,7 +98,10 @@ class Settings:
     (RUMMY_MAX_STREAMS_PER_IP, 64): those of the anonymous callers of one client address
     (docs/streams.md "Caps").
     `rate_limits` (RUMMY_RATE_LIMITS, DEFAULT_RATE_LIMITS): the rate limiter's budgets, None
-    for "off" (RateLimits.parse gives the format). `trusted_proxies` (RUMMY_TRUSTED_PROXIES,
+    for "off" (RateLimits.parse gives the format). `rate_limit_delay_s`
+    (RUMMY_RATE_LIMIT_DELAY_S, 1): how long a 429 for a spent budget is held before it is sent
+    (at most its Retry-After), so that a client flooding in a loop waits instead of taking the
+    CPU other clients need (api.ratelimits). `trusted_proxies` (RUMMY_TRUSTED_PROXIES,
     none): the peers whose X-Forwarded-For names the client (trusted_networks).
     `integration`: the integration key, JWT and webhook settings (service.integration_config).
     Every duration is a number > 0 and every cap an integer > 0; anything else raises
@@ -122,6 +125,7 @@ class Settings:
     max_streams_per_ip: int = 64
     secret: str = field(default=PROCESS_SECRET, repr=False)
     rate_limits: RateLimits | None = RateLimits()
+    rate_limit_delay_s: float = 1.0
     trusted_proxies: tuple = ()
     integration: IntegrationSettings = IntegrationSettings()
 
@@ -164,7 +168,8 @@ class Settings:
                                          ("sweep_interval_s", 5.0), ("sweep_stale_s", 30.0),
                                          ("retention_days", 30.0), ("abandon_days", 7.0),
                                          ("retention_interval_s", 3600.0),
-                                         ("lobby_ttl_s", 3600.0))}
+                                         ("lobby_ttl_s", 3600.0),
+                                         ("rate_limit_delay_s", 1.0))}
         caps = {name: _integer(env, f"RUMMY_{name.upper()}", default)
                 for name, default in (("max_streams_per_credential", 8),
                                       ("max_streams_per_ip", 64))}

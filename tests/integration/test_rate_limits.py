@@ -4,6 +4,8 @@ only for anonymous calls; X-Forwarded-For counts only from trusted proxies; prob
 documents are never limited; a limiter Redis that is down never turns into errors."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from api import create_app
@@ -17,11 +19,13 @@ PEER = {"REMOTE_ADDR": "192.0.2.10"}
 
 @pytest.fixture
 def limited(service, redis_url):
-    """`limited(limits, storage=redis_url, trusted="")`: a test client of the API with
-    RUMMY_RATE_LIMITS `limits` counted in the Redis at `storage`."""
-    def build(limits: str, storage: str = redis_url, trusted: str = ""):
+    """`limited(limits, storage=redis_url, trusted="", delay_s=0)`: a test client of the API
+    with RUMMY_RATE_LIMITS `limits` counted in the Redis at `storage`, its 429s held
+    `delay_s`."""
+    def build(limits: str, storage: str = redis_url, trusted: str = "", delay_s: float = 0):
         app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": limits,
-                          "RUMMY_RATE_LIMIT_STORAGE": storage, "RUMMY_TRUSTED_PROXIES": trusted})
+                          "RUMMY_RATE_LIMIT_STORAGE": storage, "RUMMY_TRUSTED_PROXIES": trusted,
+                          "RUMMY_RATE_LIMIT_DELAY_S": delay_s})
         return app.test_client()
     return build
 
@@ -49,6 +53,28 @@ def test_over_budget_a_429_problem_with_retry_after_and_ratelimit_headers(limite
     assert 0 <= int(refused.headers["RateLimit-Reset"]) <= 61
     assert "Retry-After" not in answers[0].headers  # only a 429 says when to retry
     assert answers[0].headers["RateLimit-Remaining"] == "2"
+
+
+def test_a_429_is_held_its_delay_but_never_past_the_budgets_window(limited):
+    """A client flooding in a loop gets its 429s slowly (RUMMY_RATE_LIMIT_DELAY_S), so it
+    cannot make the server spend itself on refusals; a request within budget is not held."""
+    client = limited("general=2/second", delay_s=0.4)
+    game = new_game(client)
+    url, seat = f"/v1/games/{game['id']}/view", bearer(game["seats"][0]["token"])
+    timed = []
+    for _ in range(3):
+        started = time.monotonic()
+        timed.append((client.get(url, headers=seat, environ_base=PEER).status_code,
+                      time.monotonic() - started))
+    assert [status for status, _ in timed] == [200, 200, 429]
+    assert all(took < 0.3 for _, took in timed[:2]) and 0.4 <= timed[2][1] < 1.0
+    held_at_most_window = limited("general=1/second", delay_s=5)
+    game = new_game(held_at_most_window)
+    url, seat = f"/v1/games/{game['id']}/view", bearer(game["seats"][0]["token"])
+    held_at_most_window.get(url, headers=seat, environ_base=PEER)
+    started = time.monotonic()
+    assert held_at_most_window.get(url, headers=seat, environ_base=PEER).status_code == 429
+    assert time.monotonic() - started < 1.5  # the window is a second: never held 5 s
 
 
 def test_another_credential_and_the_public_are_unaffected(limited):
