@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 
 from domain import RuleViolation, awaiting, choose_action, decide, fold
 from domain.views import SeatView
-from service.games import decision_rng
+from service.games import Folded, decision_rng
 
 log = logging.getLogger(__name__)
 MAX_TURN_STEPS = 60  # a bot turn's actions: draw, melds, lay-offs, discard; far more is a bug
@@ -47,7 +47,7 @@ def bot_step(state: object, seat: int, level: str, rng_seed: str, version: int) 
 
 
 class BotTurn:
-    """A decision (service.games.Decision: `(state, version) -> events`) playing the bots the
+    """A decision (service.games.Decision: `(state, version) -> Folded`) playing the bots the
     game awaits until one bot's turn ends (its discard) or no bot is awaited: the buy-offer
     answers owed by bots, then the draw, melds and discard of a bot's turn.
 
@@ -59,7 +59,7 @@ class BotTurn:
         self._rng_seed, self._bot_levels = rng_seed, bot_levels
         self.played = 0
 
-    def __call__(self, state: object, version: int) -> list:
+    def __call__(self, state: object, version: int) -> Folded:
         events: list = []
         self.played = 0
         while self.played < MAX_TURN_STEPS:
@@ -74,4 +74,4 @@ class BotTurn:
             self.played += 1
             if action["type"] in TURN_ENDS:
                 break
-        return events
+        return Folded(events, state)

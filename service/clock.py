@@ -175,17 +175,38 @@ class DeadlineSchedule:
     versions hash (service.keys). Replaced after every append (`set`), claimed by the workers'
     poller (`claim`). `now_ms()` is the Redis server's time, the clock of `recorded_at`."""
 
+    CLEARED_KEPT = 4096  # games remembered as cleared by this process (LRU)
+
     def __init__(self, client: redis.Redis) -> None:
         self._client = client
         self._set = client.register_script(SET_LUA)
         self._claim = client.register_script(CLAIM_LUA)
+        self._cleared: OrderedDict[str, int] = OrderedDict()  # game -> version cleared at
+        self._lock = threading.Lock()
 
-    def set(self, game_id: str, version: int, due_ms: int | None) -> bool:
+    def set(self, game_id: str, version: int, due_ms: int | None,
+            since: int | None = None) -> bool:
         """The game at `version` is due at `due_ms` (None: nothing awaited from a human:
-        the entry goes). False when a newer version's entry is already there."""
+        the entry goes). False when a newer version's entry is already there.
+        `since`: the version the append that made `version` started from. When this process
+        cleared the game's entry at exactly that version, no other append came between (it
+        would have moved the game past it), so there is nothing to clear again and no Redis
+        call is made: a bot game's appends, one after the other, cost no deadline write."""
+        with self._lock:
+            if due_ms is None and since is not None and self._cleared.get(game_id) == since:
+                self._cleared[game_id] = version
+                self._cleared.move_to_end(game_id)
+                return True
+            self._cleared.pop(game_id, None)
         with backend_errors():
-            return bool(self._set(keys=[deadlines_key(), deadline_versions_key()],
+            done = bool(self._set(keys=[deadlines_key(), deadline_versions_key()],
                                   args=[game_id, version, "" if due_ms is None else due_ms]))
+        if done and due_ms is None:
+            with self._lock:
+                self._cleared[game_id] = version
+                if len(self._cleared) > self.CLEARED_KEPT:
+                    self._cleared.popitem(last=False)
+        return done
 
     def forget(self, game_id: str) -> None:
         """Drop the game's entry and version (a finished or aborted game)."""

@@ -44,8 +44,17 @@ OFFER_EVENTS = ("OfferOpened", "OfferClosed")
 INDEX_EVERY = 50
 # What a seat's human may still do while a bot plays the seat (domain.control, rule T5).
 CONTROL_ACTIONS = ("reclaim", "resign")
-# decide's stand-in for a decision of several steps: (state, version) -> events.
-Decision = Callable[[object, int], list]
+# decide's stand-in for a decision of several steps: (state, version) -> events, or Folded.
+Decision = Callable[[object, int], "list | Folded"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Folded:
+    """What a decision that folded its own events as it went returns (service.bot_turns):
+    `events` and the `state` after them, so the append does not fold them a second time."""
+
+    events: list
+    state: object
 
 
 def seeded_rng_seed(secret: str, seed: int, game_id: str | None = None) -> str:
@@ -288,10 +297,13 @@ class GameService(GameReads):
                 # A buy/pass answers the offer the caller saw: never re-decide it on another
                 # offer (R6.1), the caller must look again.
                 raise ConcurrencyError(first, version)
+            after = None
             if decision is None:
                 events = decide(state, seat, action, decision_rng(record.rng_seed, version))
             else:
                 events = decision(state, version)
+                if isinstance(events, Folded):
+                    events, after = events.events, events.state
             if not events:
                 return version, state
             try:
@@ -304,7 +316,7 @@ class GameService(GameReads):
             if result.duplicate:
                 return self.load(game_id, upto=result.version)
             return result.version, self._appended(record, version, state, events,
-                                                  recorded_at=result.recorded_at)
+                                                  recorded_at=result.recorded_at, after=after)
 
     def _offer_changed(self, game_id: str, since: int) -> bool:
         """Whether an offer was opened or closed after version `since`."""
@@ -337,13 +349,15 @@ class GameService(GameReads):
         return created if admin_token is None else {**created, "admin_token": admin_token}
 
     def _appended(self, record: GameRecord, before: int, state: object, events: list,
-                  created: bool = False, recorded_at: int | None = None) -> object:
+                  created: bool = False, recorded_at: int | None = None,
+                  after: object = None) -> object:
         """After an append to `record`'s game (its events recorded at `recorded_at` ms):
-        cache, index, log, deadline, follow-ups, projections. Failures here are logged, never
+        cache, index, log, deadline, follow-ups, projections. `after`: the state after the
+        events when the decision folded them already (Folded). Failures here are logged, never
         raised: the append stands (the sweeper re-enqueues missing follow-ups and deadlines,
         DESIGN §5)."""
         game_id, version = record.id, before + len(events)
-        previous, state = state, fold(events, state)
+        previous, state = state, fold(events, state) if after is None else after
         self.loader.remember(game_id, version, state, folded=len(events))
         log.info("appended game=%s version=%s events=%s", game_id, version,
                  ",".join(type(e).__name__ for e in events))
@@ -383,7 +397,8 @@ class GameService(GameReads):
         if appended[1] is None:
             appended = ([], None)
         due = self.deadline(game_id, version, state, appended)
-        self.schedule.set(game_id, version, None if due is None else due.due_ms)
+        self.schedule.set(game_id, version, None if due is None else due.due_ms,
+                          since=version - len(appended[0]) if appended[0] else None)
 
     def index_game(self, game_id: str, version: int, state: object, need: Needs,
                    created_ms: int | None = None) -> None:

@@ -12,7 +12,7 @@ import logging
 from domain import RuleViolation, awaiting, bot_level, decide, fold
 from service.bot_turns import MAX_TURN_STEPS, bot_step
 from service.errors import GameNotFound
-from service.games import decision_rng
+from service.games import Folded, decision_rng
 from service.store import ConcurrencyError
 
 log = logging.getLogger(__name__)
@@ -89,5 +89,5 @@ def _turn_timeout(rng_seed: str, seat: int):
             step, _ = bot_step(state, seat, level, rng_seed, version + len(events))
             events += step
             state = fold(step, state)
-        return events
+        return Folded(events, state)
     return decision

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 # slice shrank to a few actions, so that overhead, not the game, took the worker's time.
 SLICE_CPU_S = 0.05
 SLICE_WALL_S = 0.2
+# How often (CPU seconds) a slice asks whether a human's game or a deadline waits for a worker.
+URGENT_EVERY_CPU_S = 0.005
 SWEEP_PAGE = 100
 BOT_TURN = {"type": "bot_turn"}  # what a bot job's appends are logged as (no idempotency key)
 
@@ -63,6 +65,7 @@ def play_bots(game_id: str, version: int) -> int:
     queues = getattr(service.enqueue_followups, "queues", None)  # the RQ hook's (Followups)
     played = 0
     cpu_ends, wall_ends = time.thread_time() + SLICE_CPU_S, time.monotonic() + SLICE_WALL_S
+    look_at = time.thread_time()
     with bots_continuing(game_id):
         while not played or (time.thread_time() < cpu_ends and time.monotonic() < wall_ends):
             turn = BotTurn(record.rng_seed, record.bot_levels)
@@ -75,8 +78,10 @@ def play_bots(game_id: str, version: int) -> int:
             if not turn.played:
                 break
             played += turn.played
-            if queues is not None and queues.urgent_waiting():
-                break  # a human's game or a deadline waits: yield the worker now
+            if queues is not None and time.thread_time() >= look_at:
+                look_at = time.thread_time() + URGENT_EVERY_CPU_S
+                if queues.urgent_waiting():
+                    break  # a human's game or a deadline waits: yield the worker now
     if played:
         with slice_ended(game_id):
             service.enqueue_followups(game_id, current, state)
