@@ -24,6 +24,10 @@ SECURITY_SCHEMES = {
 }
 
 
+# A seat's credentials: its token, or acting for its player (docs/players.md).
+SEAT = [BEARER, player_auth.INTEGRATION_KEY, player_auth.PLAYER_JWT]
+
+
 def service():
     """Return the application's GameService (``app.extensions["rummy"]``)."""
     return current_app.extensions["rummy"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from flask import current_app, g, request
 
 from service.errors import ServiceError, Unauthorized
+from service.jwt_identity import looks_like_jwt
 from service.players import player_id, player_seat
 from service.principal import Principal
 from service.store import StoreError
@@ -32,16 +33,6 @@ SECURITY_SCHEMES = {
                        "for that player's seats and reads that player's inbox.",
     },
 }
-PLAYER_HEADERS = [
-    {"in": "header", "name": "X-Player-Id", "required": False, "schema": {"type": "string"},
-     "description": "With X-Integration-Key: the player to act for"},
-    {"in": "header", "name": "X-Seat", "required": False,
-     "schema": {"type": "integer", "minimum": 0, "maximum": 3},
-     "description": "With X-Integration-Key or a player JWT: the seat to act for, needed when "
-                    "the player holds several seats of the game"},
-]
-
-
 @dataclass(frozen=True)
 class ActingPlayer:
     """The player a request acts for (`player`: None for the integration key without
@@ -79,7 +70,8 @@ def _acting_player(bearer: str | None) -> ActingPlayer | None:
             return ActingPlayer(player_id(named), True)
         except ValueError as error:
             raise ValueError(f"X-Player-Id: {error}") from None
-    if bearer is not None and svc.identity is not None and bearer.count(".") == 2:
+    if (bearer is not None and svc.identity is not None and looks_like_jwt(bearer)
+            and not is_admin_key(bearer, svc.admin_key)):
         return ActingPlayer(svc.identity.player(bearer), False)
     return None
 
@@ -105,6 +97,18 @@ def player_principal(game_id: str, bearer: str | None) -> Principal | None:
     if acting.player is None:
         raise Unauthorized("The integration key acts for a player: name it in X-Player-Id.")
     return Principal(seat=player_seat(_service().record(game_id), acting.player, named_seat()))
+
+
+def acts_in_game(game_id: str, bearer: str | None) -> bool:
+    """Whether the request acts for a player holding a seat of `game_id` (a private game is
+    then visible to it: api.visibility). Never raises: a bad key or JWT, or a player without
+    a seat there, is False; a player of several seats is True (the route asks for X-Seat)."""
+    try:
+        return player_principal(game_id, bearer) is not None
+    except ValueError:
+        return True
+    except (ServiceError, StoreError):
+        return False
 
 
 def rate_credential(bearer: str | None) -> str | None:

@@ -5,6 +5,7 @@ forget it."""
 from flask import Flask, abort, request
 
 from api.auth import admin_key, bearer_token, service
+from api.player_auth import acts_in_game
 from service.errors import GameNotFound
 from service.visibility import require_visible
 
@@ -17,6 +18,8 @@ def init_app(app: Flask) -> None:
     def _private_games_hide():
         game_id = (request.view_args or {}).get("game_id")
         if game_id is None or request.method == "OPTIONS":
+            return
+        if acts_in_game(game_id, bearer_token()):  # a player of the game (docs/players.md)
             return
         try:
             require_visible(service(), game_id, bearer_token(), admin_key())

@@ -24,6 +24,8 @@ def index_players(players: PlayerIndex) -> Projection:
     recorded under the new status."""
     def project(record: GameRecord, version: int, previous: object, state: object,
                 events: list, recorded_at: int | None) -> None:
+        if not any(seat.get("player_id") for seat in record.seats):
+            return
         status = player_status(awaiting(state).status)
         if previous is not None and player_status(awaiting(previous).status) == status:
             return

@@ -109,3 +109,17 @@ def test_a_jwt_setting_that_is_no_public_key_is_refused_at_startup(tmp_path, set
         JwtVerifier(str(path), ISSUER, AUDIENCE)
     with pytest.raises(ValueError, match="together"):
         IntegrationSettings(jwt_public_key=str(path))
+
+
+def test_a_server_admin_key_with_dots_is_never_taken_for_a_jwt(redis_url, redis_client):
+    from api import create_app
+    from service.bootstrap import wire
+    from service.config import Settings
+    from tests.integration.players_fixtures import integration_settings
+    dotted = "admin.key.0123456789abcdef"
+    svc = wire(Settings(redis_url=redis_url, admin_key=dotted,
+                        integration=integration_settings())).service
+    app = create_app({"RUMMY_SERVICE": svc, "TESTING": True, "RUMMY_RATE_LIMITS": "off"})
+    test_client = app.test_client()
+    gid = test_client.post("/v1/games", json={"seats": HUMANS}).get_json()["id"]
+    assert test_client.get(f"/v1/games/{gid}/export", headers=bearer(dotted)).status_code == 200

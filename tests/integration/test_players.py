@@ -124,3 +124,12 @@ def test_the_inbox_needs_a_credential_for_that_player(client):
     assert client.get("/v1/players/ann/games",
                       headers={"X-Admin-Key": ADMIN_KEY}).status_code == 200
     assert client.get("/v1/players/a%20b/games", headers=KEY).status_code == 422
+
+
+def test_a_private_games_player_sees_it_and_nobody_else_does(client):
+    game = create(client, ["ann", None, None, None], visibility="private").get_json()
+    gid = game["id"]
+    assert client.get(f"/v1/games/{gid}/view", headers=as_player("ann")).status_code == 200
+    assert client.get(f"/v1/games/{gid}", headers=as_player("ann")).status_code == 200
+    assert client.get(f"/v1/games/{gid}", headers=as_player("bob")).status_code == 404
+    assert client.get(f"/v1/games/{gid}").status_code == 404

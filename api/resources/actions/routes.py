@@ -2,7 +2,7 @@
 from api import metrics
 from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, links
-from api.auth import BEARER, principal, service
+from api.auth import SEAT, principal, service
 from api.preconditions import ETAG_HEADER, IF_MATCH, etag, if_match_version
 from api.resources import Blueprint
 from api.resources.actions.schemas import ActionHeadersSchema, ActionResultSchema, ActionSchema
@@ -10,7 +10,7 @@ from api.resources.actions.schemas import ActionHeadersSchema, ActionResultSchem
 blp = Blueprint("actions", __name__, url_prefix="/v1/games", description="Playing a seat")
 
 @blp.route("/<game_id>/actions", methods=["POST"])
-@blp.doc(parameters=[IF_MATCH], security=[BEARER])
+@blp.doc(parameters=[IF_MATCH], security=SEAT)
 @blp.arguments(ActionSchema, example={"type": "draw", "from": "stock"})
 @blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(200, ActionResultSchema, headers={**ETAG_HEADER, **PRIVATE_HEADERS})

@@ -4,7 +4,7 @@ appends nothing)."""
 import marshmallow as ma
 from marshmallow import fields
 
-from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
+from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, service
 from api.caching import PRIVATE_HEADERS
 from api.preconditions import ETAG_HEADER, etag
 from api.resources import Blueprint
@@ -26,7 +26,7 @@ class AbortResultSchema(ma.Schema):
 
 
 @blp.route("/<game_id>/seats/<int:seat>/reclaim", methods=["POST"])
-@blp.doc(security=[BEARER])
+@blp.doc(security=SEAT)
 @blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(200, ActionResultSchema, headers=PRIVATE_ETAG)
 @blp.problems(401, 403, 404, 409, 422, 503)
@@ -43,7 +43,7 @@ def reclaim(headers, game_id, seat):
 
 
 @blp.route("/<game_id>/resign", methods=["POST"])
-@blp.doc(security=[BEARER])
+@blp.doc(security=SEAT)
 @blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(200, ActionResultSchema, headers=PRIVATE_ETAG)
 @blp.problems(401, 403, 404, 409, 422, 503)

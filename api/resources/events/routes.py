@@ -13,7 +13,7 @@ from flask import current_app, json
 from werkzeug.wrappers import Response
 
 from api.caching import PRIVATE_HEADERS
-from api.auth import ADMIN_KEY, BEARER, principal, service
+from api.auth import ADMIN_KEY, SEAT, principal, service
 from api.resources import Blueprint
 from api.resources.events.caps import Slot, take_slot
 from service.store import StoreError
@@ -32,7 +32,7 @@ DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all 
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventPageSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404, 429, 503)
-@blp.doc(security=[{}, BEARER, ADMIN_KEY])
+@blp.doc(security=[{}, *SEAT, ADMIN_KEY])
 def events(args, game_id):
     """The caller's events after version N, waiting up to S seconds for one
 
@@ -57,7 +57,7 @@ def events(args, game_id):
 @blp.route("/<game_id>/stream", methods=["GET"])
 @blp.arguments(StreamArgsSchema, location="query")
 @blp.arguments(StreamHeadersSchema, location="headers")
-@blp.doc(security=[{}, BEARER, ADMIN_KEY])
+@blp.doc(security=[{}, *SEAT, ADMIN_KEY])
 @blp.response(200, ServerSentEventSchema, content_type="text/event-stream",
               headers=PRIVATE_HEADERS,
               description="One event per version (schema: each event); comment heartbeats; "

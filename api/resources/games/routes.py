@@ -4,7 +4,7 @@ from werkzeug.routing import BaseConverter
 
 from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, link, links
-from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
+from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, service
 from api.player_auth import INTEGRATION_KEY, PLAYER_JWT
 from api.resources.players.creation import check_creator
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
@@ -93,7 +93,7 @@ def get_game(game_id):
 
 
 @blp.route("/<game_id>/view", methods=["GET"])
-@blp.doc(parameters=[IF_NONE_MATCH], security=[BEARER])
+@blp.doc(parameters=[IF_NONE_MATCH], security=SEAT)
 @blp.response(200, t.SeatViewSchema, headers=PRIVATE_ETAG)
 @blp.alt_response(304, description="Not modified", headers=PRIVATE_ETAG)
 @blp.problems(401, 403, 404, 503)
@@ -111,7 +111,7 @@ def get_view(game_id):
 @blp.arguments(t.ReplayArgsSchema, location="query")
 @blp.response(200, t.ReplaySchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404, 503)
-@blp.doc(security=[{}, BEARER, ADMIN_KEY])
+@blp.doc(security=[{}, *SEAT, ADMIN_KEY])
 def replay(args, game_id):
     """The table after event N, or at a time: full when finished or for the server admin key, else the caller's view
 
