@@ -32,7 +32,11 @@ WEBHOOK_QUEUE = "rummy-webhooks"
 CONNECT_TIMEOUT_S, READ_TIMEOUT_S = 3.0, 10.0
 JOB_TIMEOUT_S = 60
 FAILURE_TTL_S = 7 * 24 * 3600
-KEEP_DELIVERIES = 1000  # per game, the newest (a game makes a few hundred at most)
+KEEP_DELIVERIES = 1000  # per game, and server-wide in the recent list: the newest
+DELIVERY_STATUSES = ("pending", "retrying", "delivered", "failed")
+# The server's newest deliveries, members "<game> <delivery id>" by creation ms (its own hash
+# tag: one Cluster slot, apart from the games').
+RECENT_KEY = "rummy:{webhooks}:recent"
 USER_AGENT = "contract-rummy-webhooks/1"
 
 
@@ -131,6 +135,8 @@ class WebhookOutbox:
             pipe.hset(key, mapping=record)
             pipe.zadd(_deliveries_key(event.game_id), {delivery_id: now})
             pipe.zremrangebyrank(_deliveries_key(event.game_id), 0, -KEEP_DELIVERIES - 1)
+            pipe.zadd(RECENT_KEY, {f"{event.game_id} {delivery_id}": now})
+            pipe.zremrangebyrank(RECENT_KEY, 0, -KEEP_DELIVERIES - 1)
             pipe.execute()
             try:
                 self.queue.enqueue("workers.webhooks.deliver", event.game_id, delivery_id,
@@ -185,17 +191,34 @@ class WebhookOutbox:
         return reply.status_code, "" if 200 <= reply.status_code < 300 else f"HTTP {reply.status_code}"
 
     def deliveries(self, game_id: str, limit: int = 100) -> list[dict]:
-        """The game's newest deliveries, newest first: `{"delivery_id", "webhook_id", "type",
-        "target_url", "status" (pending, retrying, delivered, failed), "attempts",
+        """The game's newest deliveries, newest first: `{"game_id", "delivery_id", "webhook_id",
+        "type", "target_url", "status" (pending, retrying, delivered, failed), "attempts",
         "last_status_code", "last_error", "created", "last_attempt", "next_retry",
         "delivered"}` (times RFC 3339 ms or null). No payload: the receiver has it."""
         with backend_errors():
             ids = self.client.zrevrange(_deliveries_key(game_id), 0, limit - 1)
+        return self._rows([(game_id, delivery_id.decode()) for delivery_id in ids])
+
+    def recent(self, limit: int = 100, status: str | None = None) -> list[dict]:
+        """The server's newest deliveries (of the last KEEP_DELIVERIES), newest first, as
+        `deliveries` shows them with `game_id`; only those of `status` (one of
+        DELIVERY_STATUSES) when given: `failed` lists what no retry will bring."""
+        with backend_errors():
+            members = self.client.zrevrange(RECENT_KEY, 0, KEEP_DELIVERIES - 1)
+        pairs = [tuple(member.decode().split(" ", 1)) for member in members]
+        rows = self._rows(pairs)
+        return [row for row in rows if status is None or row["status"] == status][:limit]
+
+    def _rows(self, pairs: list[tuple[str, str]]) -> list[dict]:
+        """The shown delivery records of (game id, delivery id) pairs, in one round trip; a
+        record gone with its game (retention) is left out."""
+        with backend_errors():
             pipe = self.client.pipeline(transaction=False)
-            for delivery_id in ids:
-                pipe.hgetall(_delivery_key(game_id, delivery_id.decode()))
+            for game_id, delivery_id in pairs:
+                pipe.hgetall(_delivery_key(game_id, delivery_id))
             rows = pipe.execute()
-        return [_shown({k.decode(): v.decode() for k, v in row.items()}) for row in rows if row]
+        return [{"game_id": game_id, **_shown({k.decode(): v.decode() for k, v in row.items()})}
+                for (game_id, _), row in zip(pairs, rows) if row]
 
 
 def _shown(row: dict) -> dict:

@@ -115,6 +115,10 @@ def test_a_silent_players_game_is_told_by_signed_webhooks_each_once_after_retrie
                and row["last_status_code"] == 204 and row["next_retry"] is None for row in rows)
     no_admin = client.get(f"/v1/games/{gid}/webhook-deliveries", **AS_INTEGRATOR)
     assert no_admin.status_code == 401
+    recent = client.get("/v1/webhooks/deliveries?limit=1000", **ADMIN).json()["deliveries"]
+    assert {r["webhook_id"] for r in recent if r["game_id"] == gid} == set(mine)
+    assert client.get("/v1/webhooks/deliveries?status=failed", **ADMIN).json() == {
+        "deliveries": []}
 
 
 def test_a_games_own_webhook_url_gets_the_same_events_and_needs_the_integrator(base, receiver):

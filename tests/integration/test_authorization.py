@@ -30,6 +30,7 @@ READS = {
     "GET /v1/players/{other_player}/games?status=playing&awaiting=me": (401, 401, 401, 401, 401,
                                                                         200, 401, 200, 200),
     "GET /v1/games/{id}/webhook-deliveries": (401, 403, 403, 403, 403, 200, 403, 401, 403),
+    "GET /v1/webhooks/deliveries?status=failed": (401, 403, 403, 403, 403, 200, 403, 401, 403),
     "GET /health": (200,) * 9,
     "GET /ready": (200,) * 9,
     "GET /metrics": (200,) * 9,
