@@ -2,18 +2,23 @@
 the `rummy-webhooks` queue only, in its own process, with RQ's scheduler for the retries
 (service.webhooks.BACKOFF_S). No game job runs here and no delivery runs in a game worker, so
 a receiver that is slow or down never delays a bot, a scoring or a deadline. Run more of them
-for more receivers at once (each posts one delivery at a time)."""
+for more receivers at once (each posts one delivery at a time). Like `rummy worker` it waits
+out a Redis outage (workers.resilience) and beats the heartbeat file `rummy worker-health`
+checks."""
 from __future__ import annotations
 
 import logging
 import os
+import threading
 
 import click
 import redis
-from rq import SimpleWorker, get_current_job
+from rq import Queue, get_current_job
 
 from service.webhooks import WEBHOOK_QUEUE
 from workers import runtime
+from workers.resilience import GameWorker, heartbeat_path, work_through_outages
+from workers.worker import SOCKET_TIMEOUT_S, WORKER_TTL_S
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +42,20 @@ def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "IN
     """Work the webhook queue of `redis_url` with RQ's scheduler until SIGINT/SIGTERM (`burst`:
     until it is empty). The jobs build their service from REDIS_URL, set here."""
     os.environ["REDIS_URL"] = redis_url
-    connection = redis.Redis.from_url(redis_url)
-    worker = SimpleWorker([WEBHOOK_QUEUE], connection=connection)
-    return worker.work(burst=burst, with_scheduler=True, logging_level=log_level)
+    connection = redis.Redis.from_url(redis_url, socket_timeout=SOCKET_TIMEOUT_S,
+                                      socket_connect_timeout=SOCKET_TIMEOUT_S)
+    stop = threading.Event()
+
+    def new_worker() -> GameWorker:
+        return GameWorker([Queue(WEBHOOK_QUEUE, connection=connection)], connection=connection,
+                          worker_ttl=WORKER_TTL_S, stop=stop, heartbeat_file=heartbeat_path())
+
+    def work(worker: GameWorker) -> bool:
+        return worker.work(burst=burst, with_scheduler=True, logging_level=log_level)
+
+    if burst:
+        return work(new_worker())
+    return work_through_outages(new_worker, work, connection, stop, heartbeat_path())
 
 
 @click.command("webhook-worker")

@@ -28,12 +28,14 @@ def container(document: dict) -> dict:
 def test_compose_restarts_everything_and_checks_health():
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
     assert {name: s.get("restart") for name, s in services.items()} == {
-        "redis": "unless-stopped", "api": "unless-stopped", "worker": "unless-stopped"}
+        "redis": "unless-stopped", "api": "unless-stopped", "worker": "unless-stopped",
+        "webhooks": "unless-stopped"}
     assert "--appendonly" in services["redis"]["command"]
     assert services["redis"]["command"][services["redis"]["command"].index("--appendonly") + 1] == "yes"
     assert "/health" in " ".join(services["api"]["healthcheck"]["test"])
-    worker_check = services["worker"]["healthcheck"]["test"]
-    assert worker_check[:3] == ["CMD", "rummy", "worker-health"]
+    for name in ("worker", "webhooks"):
+        assert services[name]["healthcheck"]["test"][:3] == ["CMD", "rummy", "worker-health"]
+    assert services["webhooks"]["command"] == ["rummy", "webhook-worker"]
     assert "worker-health" in main.commands
 
 
@@ -45,7 +47,10 @@ def test_k8s_probes_and_restarts():
     assert probes["readinessProbe"]["httpGet"]["path"] == "/ready"
     worker = documents["Deployment/rummy-worker"]
     assert container(worker)["livenessProbe"]["exec"]["command"][:2] == ["rummy", "worker-health"]
-    for deployment in (api, worker):
+    webhooks = documents["Deployment/rummy-webhooks"]
+    assert container(webhooks)["command"] == ["rummy", "webhook-worker"]
+    assert container(webhooks)["livenessProbe"]["exec"]["command"][:2] == ["rummy", "worker-health"]
+    for deployment in (api, worker, webhooks):
         assert deployment["spec"]["template"]["spec"].get("restartPolicy", "Always") == "Always"
     redis = container(documents["StatefulSet/rummy-redis"])
     assert redis["args"][redis["args"].index("--appendonly") + 1] == "yes"
