@@ -96,7 +96,9 @@ def player_principal(game_id: str, bearer: str | None) -> Principal | None:
         return None
     if acting.player is None:
         raise Unauthorized("The integration key acts for a player: name it in X-Player-Id.")
-    return Principal(seat=player_seat(_service().record(game_id), acting.player, named_seat()))
+    svc = _service()
+    return Principal(seat=player_seat(svc.joined.of(svc.record(game_id)), acting.player,
+                                      named_seat()))
 
 
 def acts_in_game(game_id: str, bearer: str | None) -> bool:

@@ -20,6 +20,7 @@ from service.rematch import Rematches
 from service.jwt_identity import JwtVerifier
 from service.player_index import PlayerIndex
 from service.projections import AfterAppend, index_players, publish_webhooks
+from service.seat_players import JoinedPlayers
 from service.loading import GameLoader
 from service.notify import shared_notifier
 from service.queries import Followups
@@ -84,13 +85,15 @@ def wire_players(service: GameService, client: redis.Redis, settings: Settings) 
     verifier."""
     integration = settings.integration
     service.players = PlayerIndex(client)
+    service.joined = JoinedPlayers(client)
     service.webhooks = WebhookOutbox(client, integration)
     service.integration = integration
     if integration.jwt_enabled:
         service.identity = JwtVerifier(integration.jwt_public_key, integration.jwt_issuer,
                                        integration.jwt_audience)
-    service.after_append = AfterAppend(index_players(service.players),
-                                       publish_webhooks(service.webhooks, service.deadline))
+    service.after_append = AfterAppend(
+        index_players(service.players, service.joined),
+        publish_webhooks(service.webhooks, service.joined, service.deadline))
 
 
 def redis_client(url: str) -> redis.Redis:

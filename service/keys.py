@@ -71,3 +71,9 @@ def player_games_key(player_id: str, status: str | None = None) -> str:
     player's sets in one Cluster slot: the script that moves a game between them fits it."""
     base = f"{PREFIX}:{{player:{player_id}}}:games"
     return base if status is None else f"{base}:{status}"
+
+
+def seat_players_key(game_id: str) -> str:
+    """The hash seat -> player id of the players who joined the game's open seats by code
+    (service.seat_players)."""
+    return f"{PREFIX}:{{{game_id}}}:players"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from service.errors import Forbidden
-from service.records import GameRecord
 
 MAX_PLAYER_ID = 128
 # Letters, digits and . _ ~ @ : - : safe in a URL path segment, a header and a Redis hash tag
@@ -57,16 +56,12 @@ def check_assignment(seats: object, integrator: bool, acting_player: str | None)
                             "admin key, or a JWT of that player.")
 
 
-def player_seats(record: GameRecord, player: str) -> list[int]:
-    """The seats of `record` whose player_id is `player`, in order."""
-    return [seat["seat"] for seat in record.seats if seat.get("player_id") == player]
-
-
-def player_seat(record: GameRecord, player: str, named: int | None = None) -> int:
-    """The seat `player` acts for in `record`'s game: its only seat, or the seat `named` (the
-    X-Seat header) among its seats. Raises Forbidden when the player has no seat there (or
-    not the one named), ValueError when it holds several and none is named."""
-    seats = player_seats(record, player)
+def player_seat(seats_players: dict[int, str], player: str, named: int | None = None) -> int:
+    """The seat `player` acts for in a game whose seats have the players `seats_players` (seat
+    -> player id, service.seat_players.JoinedPlayers.of): its only seat, or the seat `named`
+    (the X-Seat header) among its seats. Raises Forbidden when the player has no seat there
+    (or not the one named), ValueError when it holds several and none is named."""
+    seats = sorted(seat for seat, held in seats_players.items() if held == player)
     if named is not None:
         if named not in seats:
             raise Forbidden(f"Seat {named} is not a seat of this player in this game.")

@@ -10,6 +10,7 @@ from domain import awaiting
 from service.clock import rfc3339
 from service.player_index import PlayerIndex, player_status
 from service.records import GameRecord
+from service.seat_players import JoinedPlayers, has_open_seats
 from service.webhook_events import webhook_events
 from service.webhooks import WebhookOutbox
 
@@ -18,21 +19,19 @@ from service.webhooks import WebhookOutbox
 Projection = Callable[[GameRecord, int, object, object, list, "int | None"], None]
 
 
-def index_players(players: PlayerIndex) -> Projection:
+def index_players(players: PlayerIndex, joined: JoinedPlayers) -> Projection:
     """The projection that keeps `players` up to date: at creation and at each change of the
-    game's status (service.player_index.player_status), every seat with a player_id is
-    recorded under the new status."""
+    game's status (service.player_index.player_status), every seat with a player (given at
+    creation, or who joined by code: `joined`) is recorded under the new status."""
     def project(record: GameRecord, version: int, previous: object, state: object,
                 events: list, recorded_at: int | None) -> None:
-        if not any(seat.get("player_id") for seat in record.seats):
+        if not has_open_seats(record) and not any(s.get("player_id") for s in record.seats):
             return
         status = player_status(awaiting(state).status)
         if previous is not None and player_status(awaiting(previous).status) == status:
             return
-        for seat in record.seats:
-            if seat.get("player_id") is not None:
-                players.record(seat["player_id"], record.id, seat["seat"], record.created_ms,
-                               status)
+        for seat, player in joined.of(record).items():
+            players.record(player, record.id, seat, record.created_ms, status)
     return project
 
 
@@ -49,10 +48,11 @@ class AfterAppend:
             project(record, version, previous, state, events, recorded_at)
 
 
-def publish_webhooks(outbox: WebhookOutbox, deadline: Callable) -> Projection:
+def publish_webhooks(outbox: WebhookOutbox, joined: JoinedPlayers,
+                     deadline: Callable) -> Projection:
     """The projection that fills the webhook `outbox` (service.webhooks) with the webhook
     events of each append (service.webhook_events), for the games with a target and a seat
-    that is not a bot's. `deadline(game_id, version, state, (events, recorded_at))`: the
+    that is not a bot's, naming the players of `joined`. `deadline(game_id, version, state, (events, recorded_at))`: the
     service's deadline of a version (service.queries.GameReads.deadline)."""
     def project(record: GameRecord, version: int, previous: object, state: object,
                 events: list, recorded_at: int | None) -> None:
@@ -62,7 +62,8 @@ def publish_webhooks(outbox: WebhookOutbox, deadline: Callable) -> Projection:
         def due() -> str | None:
             found = deadline(record.id, version, state, (events, recorded_at))
             return rfc3339(None if found is None else found.due_ms)
-        found = webhook_events(record, version, previous, state, events, recorded_at, due)
+        found = webhook_events(record, version, previous, state, events, recorded_at, due,
+                               lambda: joined.of(record))
         if found:
             outbox.publish(found)
     return project

@@ -66,9 +66,11 @@ class GameReads:
         self.grants = grants
         self._deadlines = DeadlineCache()
         self.clock = ServerClock(schedule)
-        # Set by service.bootstrap: the per-player index, the webhook outbox, the integrator's
+        # Set by service.bootstrap: the per-player index, the players who joined open seats,
+        # the webhook outbox, the integrator's
         # settings, the JWT verifier, and the projections run after each append (service.projections).
         self.players = None
+        self.joined = None
         self.webhooks = None
         self.integration = IntegrationSettings()
         self.identity = None

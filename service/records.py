@@ -60,8 +60,8 @@ class GameRecord:
         return tuple(seat for seat in range(len(self.seats)) if seat not in bots)
 
     def public_seats(self, state=None) -> list[dict]:
-        """The seats as anyone may see them (no token, no player_id: docs/players.md). With the folded `state` of a lobby
-        game, an open seat shows who joined it (kind "human", their name) or, once the game
+        """The seats as anyone may see them (no token, no player_id: docs/players.md). With the
+        folded `state` of a lobby game, an open seat shows who joined it (kind "human", their name) or, once the game
         started without them, its bot (kind "bot")."""
         lobby = getattr(state, "lobby", None)
         seats = [{k: v for k, v in seat.items() if k != "player_id"} for seat in self.seats]

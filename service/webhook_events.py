@@ -33,18 +33,32 @@ class WebhookEvent:
 
 
 def webhook_events(record: GameRecord, version: int, previous: object, state: object,
-                   events: list, recorded_at: int | None,
-                   deadline: Callable[[], str | None]) -> list[WebhookEvent]:
+                   events: list, recorded_at: int | None, deadline: Callable[[], str | None],
+                   players: Callable[[], dict[int, str]]) -> list[WebhookEvent]:
     """The webhook events of the append that took `record`'s game from `previous` (None at
     creation) to `state` at `version` with the domain `events`, recorded at `recorded_at` ms.
     `deadline()`: the RFC 3339 deadline of what the game awaits from its humans at `version`
-    (docs/clock.md), asked only when a seat is newly awaited. An imported game (a past game
-    re-created) has none."""
+    (docs/clock.md), asked only when a seat is newly awaited; `players()`: seat -> player id
+    (service.seat_players), asked only when there is an event to tell. An imported game (a
+    past game re-created) has none."""
     if record.origin == "import":
         return []
     first = version - len(events) + 1
     at = rfc3339(recorded_at)
     found: list[WebhookEvent] = []
+    asked: list[dict[int, str]] = []
+
+    def who() -> dict[int, str]:
+        if not asked:
+            asked.append(players())
+        return asked[0]
+
+    def _seat(seat: int) -> dict:
+        return {"seat": seat, "player_id": who().get(seat)}
+
+    def _seats() -> list[dict]:
+        return [{"seat": s["seat"], "kind": s["kind"], "player_id": who().get(s["seat"])}
+                for s in record.public_seats(state)]  # an open seat as joined or filled
 
     def add(kind: str, at_version: int, subject: str, data: dict) -> None:
         found.append(WebhookEvent(
@@ -55,22 +69,22 @@ def webhook_events(record: GameRecord, version: int, previous: object, state: ob
     for offset, event in enumerate(events):
         name, at_version = type(event).__name__, first + offset
         if name in STARTS and (name == "PositionLoaded" or event.round == 1):
-            add("game.started", at_version, "game", {"seats": _seats(record)})
+            add("game.started", at_version, "game", {"seats": _seats()})
         elif name == "TurnTimedOut":
-            add("seat.timed_out", at_version, str(event.seat), _seat(record, event.seat))
+            add("seat.timed_out", at_version, str(event.seat), _seat(event.seat))
         elif name == "SeatTakenOver":
             add("seat.taken_over", at_version, str(event.seat),
-                {**_seat(record, event.seat), "level": event.level, "reason": event.reason})
+                {**_seat(event.seat), "level": event.level, "reason": event.reason})
         elif name == "GameEnded":
             add("game.finished", at_version, "game",
-                {"seats": _seats(record), "totals": list(event.totals),
+                {"seats": _seats(), "totals": list(event.totals),
                  "winners": list(event.winners)})
     newly = sorted(_awaited_humans(record, state) - _awaited_humans(record, previous))
     if newly:
         due, phase = deadline(), awaiting(state).phase
         for seat in newly:
             add("seat.awaited", version, str(seat),
-                {**_seat(record, seat), "phase": phase, "deadline": due})
+                {**_seat(seat), "phase": phase, "deadline": due})
     return found
 
 
@@ -83,12 +97,3 @@ def _awaited_humans(record: GameRecord, state: object) -> set[int]:
     if wait.status != "playing":
         return set()
     return set(wait.seats) & set(record.human_seats(state))
-
-
-def _seat(record: GameRecord, seat: int) -> dict:
-    return {"seat": seat, "player_id": record.seats[seat].get("player_id")}
-
-
-def _seats(record: GameRecord) -> list[dict]:
-    return [{"seat": s["seat"], "kind": s["kind"], "player_id": s.get("player_id")}
-            for s in record.seats]

@@ -3,7 +3,8 @@ seat, and the per-player inbox kept in Redis."""
 import pytest
 
 from tests.integration.api_client import HUMANS, PROBLEM, app, bearer, client  # noqa: F401
-from tests.integration.players_fixtures import INTEGRATION_KEY, as_player, service  # noqa: F401
+from tests.integration.players_fixtures import (INTEGRATION_KEY, as_player, service,  # noqa: F401
+                                                token)
 from tests.conftest import ADMIN_KEY
 
 KEY = {"X-Integration-Key": INTEGRATION_KEY}
@@ -133,3 +134,30 @@ def test_a_private_games_player_sees_it_and_nobody_else_does(client):
     assert client.get(f"/v1/games/{gid}", headers=as_player("ann")).status_code == 200
     assert client.get(f"/v1/games/{gid}", headers=as_player("bob")).status_code == 404
     assert client.get(f"/v1/games/{gid}").status_code == 404
+
+
+def test_a_player_who_joins_by_code_is_that_seats_player(client):
+    seats = [{"kind": "human", "name": "Host", "player_id": "host"}, {"kind": "open"},
+             {"kind": "open"}, {"kind": "bot"}]
+    game = client.post("/v1/games", json={"seats": seats}, headers=KEY).get_json()
+    gid, code = game["id"], game["join_code"]
+    wrong = client.post("/v1/games/join", json={"code": code, "name": "Ann"},
+                        headers={"X-Integration-Key": "x" * 31})
+    assert wrong.status_code == 401
+    assert client.get(f"/v1/games/{gid}").get_json()["lobby"]["joined"] == [None] * 4
+    ann = client.post("/v1/games/join", json={"code": code, "name": "Ann"},
+                      headers=as_player("ann")).get_json()
+    bob = client.post("/v1/games/join", json={"code": code, "name": "Bob"},
+                      headers=bearer(token("bob"))).get_json()
+    assert (ann["seat"], bob["seat"]) == (1, 2)
+    waiting = client.get("/v1/players/ann/games", headers=KEY).get_json()["items"]
+    assert [(i["game_id"], i["seat"], i["status"]) for i in waiting] == [(gid, 1, "waiting")]
+    assert client.post(f"/v1/games/{gid}/start",
+                       headers=bearer(game["admin_token"])).status_code == 200
+    for player, seat in (("ann", 1), ("bob", 2), ("host", 0)):
+        playing = client.get(f"/v1/players/{player}/games?status=playing",
+                             headers=KEY).get_json()["items"]
+        assert [(i["game_id"], i["seat"]) for i in playing] == [(gid, seat)], player
+    assert client.get("/v1/players/ann/games?status=waiting", headers=KEY).get_json()["items"] == []
+    assert client.get(f"/v1/games/{gid}/view", headers=as_player("ann")).get_json()["seat"] == 1
+    assert client.get(f"/v1/games/{gid}/view", headers=bearer(token("bob"))).get_json()["seat"] == 2

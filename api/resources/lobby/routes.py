@@ -1,7 +1,8 @@
 """Routes of the lobby (docs/lobby.md): POST /v1/games/join, .../{id}/start, .../{id}/rematch
 (POST creates, GET takes a seat's new token) and .../{id}/spectators. Each POST honours
 Idempotency-Key: a retry returns the first answer and appends nothing."""
-from api.auth import ADMIN_KEY, BEARER, admin_key, principal, service
+from api.auth import ADMIN_KEY, BEARER, admin_key, bearer_token, principal, service
+from api.player_auth import INTEGRATION_KEY, PLAYER_JWT, acting_player
 from api.caching import PRIVATE_HEADERS
 from api.errors import problem
 from api.preconditions import ETAG_HEADER, etag
@@ -11,6 +12,7 @@ from api.resources.lobby import schemas as s
 from service.lobby import JoinCodeNotFound, LobbyClosed
 from service.principal import Principal
 from service.rematch import NoRematch
+from service.seat_players import record_join
 from service.tokens import is_admin_key
 from service.visibility import add_spectator
 
@@ -22,14 +24,21 @@ blp = Blueprint("lobby", __name__, url_prefix="/v1/games",
 @blp.arguments(s.JoinSchema, example={"code": "7K3QX9M2ZD", "name": "Ann"})
 @blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(201, s.JoinedSchema, headers=PRIVATE_HEADERS)
-@blp.problems(400, 404, 409, 413, 503)
+@blp.problems(400, 401, 404, 409, 413, 503)
+@blp.doc(security=[{}, INTEGRATION_KEY, PLAYER_JWT])
 def join(body, headers):
     """Take the first open seat of a waiting game by its join code
 
     201 with the seat's token. 404 when no waiting game has the code (unknown or expired),
-    409 `lobby-closed` when the game started (rule L1) or every seat is taken (L2).
+    409 `lobby-closed` when the game started (rule L1) or every seat is taken (L2). With the
+    integration key and X-Player-Id, or a player JWT, the seat is that player's
+    (docs/players.md): its inbox lists the game, and it acts for the seat.
     """
-    return service().lobby.join(body["code"], body["name"], headers.get("idempotency_key")), 201
+    acting = acting_player(bearer_token())  # before joining: a bad key or JWT takes no seat
+    joined = service().lobby.join(body["code"], body["name"], headers.get("idempotency_key"))
+    if acting is not None and acting.player is not None:  # docs/players.md
+        record_join(service(), joined["game_id"], joined["seat"], acting.player)
+    return joined, 201
 
 
 @blp.route("/<game_id>/start", methods=["POST"])
