@@ -59,7 +59,7 @@ def open_lobby(events: list[Event], levels: tuple[str | None, ...],
     deal replaced by SeatsOpened (`levels` per seat, see SeatsOpened), so no card is dealt
     until the game starts. Raises ValueError unless the events begin with GameCreated, end
     with RoundDealt, and some seat is open."""
-    if not events or not isinstance(events[0], GameCreated) or not isinstance(events[-1], RoundDealt):
+    if not (events and isinstance(events[0], GameCreated) and isinstance(events[-1], RoundDealt)):
         raise ValueError("open_lobby: a new game's events (GameCreated ... RoundDealt)")
     if all(level is None for level in levels):
         raise ValueError("open_lobby: no open seat")

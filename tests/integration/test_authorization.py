@@ -17,6 +17,7 @@ CALLERS = ("nobody", "other_game", "other_seat", "own_seat", "admin", "server", 
 # endpoint -> expected status per caller, in the order of CALLERS
 READS = {
     "GET /v1/games": (200,) * 9,
+    "GET /v1/games?status=waiting": (200,) * 9,  # the lobby's listing
     "GET /v1/games/{id}": (200,) * 9,
     "GET /v1/games/{id}/view": (401, 401, 200, 200, 403, 403, 403, 200, 200),
     "GET /v1/games/{id}/events?after=0": (200, 401, 200, 200, 200, 200, 200, 200, 200),

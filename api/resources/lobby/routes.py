@@ -54,7 +54,8 @@ def start(headers, game_id):
     """
     version, table = service().lobby.start(game_id, _caller(game_id),
                                            headers.get("idempotency_key"))
-    return {"version": version, "table": {**table, "version": version}}, 200, {"ETag": etag(version)}
+    body = {"version": version, "table": {**table, "version": version}}
+    return body, 200, {"ETag": etag(version)}
 
 
 @blp.route("/<game_id>/rematch", methods=["POST"])
