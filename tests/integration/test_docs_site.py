@@ -11,7 +11,7 @@ import pytest
 from tests.integration.api_client import app, client  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
-CITED = re.compile(r'"(R\d+(?:\.\d+)?)"')
+CITED = re.compile(r'"([RTL]\d+(?:\.\d+)?)"')  # the game's rules, table (T) and lobby (L)
 
 
 def cited_rule_ids() -> set[str]:
@@ -41,9 +41,9 @@ def test_the_rules_page_has_an_anchor_for_every_cited_rule(client):
     response = client.get("/docs/rules")
     assert response.status_code == 200 and response.mimetype == "text/html"
     page = response.get_data(as_text=True)
-    anchors = set(re.findall(r'id="(r[\d-]+)"', page))
+    anchors = set(re.findall(r'id="([rtl][\d-]+)"', page))
     ids = cited_rule_ids()
-    assert {"R5.5", "R6.1", "R9"} <= ids
+    assert {"R5.5", "R6.1", "R9", "T3", "L2"} <= ids
     missing = {rule for rule in ids if rule.lower().replace(".", "-") not in anchors}
     assert not missing
     assert "<table>" in page  # the contract table is rendered, not left as Markdown
