@@ -61,7 +61,8 @@ class Rematches:
             held = self._client.set(rematch_key(game_id), nonce, nx=True, px=PENDING_MS)
         if not held:
             return {"id": self._follow_up(game_id)}
-        specs = [_seat(seat) for seat in record.public_seats(state)]
+        players = self.games.joined.of(record) if self.games.joined is not None else {}
+        specs = [_seat(seat, players.get(seat["seat"])) for seat in record.public_seats(state)]
         clock = None if state.clock is None else dict(state.clock.__dict__)
         created = self.games.create_game(specs, profile=state.profile.to_json(), clock=clock,
                                          visibility=record.visibility, host=record.admin_hash)
@@ -102,8 +103,10 @@ class Rematches:
             time.sleep(0.02)
 
 
-def _seat(public: dict) -> dict:
-    """The seat spec of a follow-up game from a finished game's public seat."""
+def _seat(public: dict, player: str | None = None) -> dict:
+    """The seat spec of a follow-up game from a finished game's public seat and its player
+    (docs/players.md: a player keeps its seat in the rematch)."""
     if public["kind"] == "bot":
         return {"kind": "bot", "name": public["name"], "level": public["level"]}
-    return {"kind": "human", "name": public["name"]}
+    spec = {"kind": "human", "name": public["name"]}
+    return spec if player is None else {**spec, "player_id": player}

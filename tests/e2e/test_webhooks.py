@@ -113,6 +113,13 @@ def test_a_silent_players_game_is_told_by_signed_webhooks_each_once_after_retrie
     assert {row["webhook_id"] for row in rows} == set(mine)
     assert all(row["status"] == "delivered" and row["attempts"] == 3
                and row["last_status_code"] == 204 and row["next_retry"] is None for row in rows)
+    rematch = client.post(f"/v1/games/{gid}/rematch", reply.json()["admin_token"])
+    assert rematch.status_code in (200, 201), rematch.text
+    follow_up = rematch.json()["id"]  # the player keeps its seat: its inbox, its view
+    inbox = client.get("/v1/players/ann/games", **AS_INTEGRATOR).json()["items"]
+    assert [(i["game_id"], i["seat"]) for i in inbox[:2]] == [(follow_up, 0), (gid, 0)]
+    view = client.get(f"/v1/games/{follow_up}/view", **AS_INTEGRATOR, **{"X-Player-Id": "ann"})
+    assert view.status_code == 200 and view.json()["seat"] == 0
     no_admin = client.get(f"/v1/games/{gid}/webhook-deliveries", **AS_INTEGRATOR)
     assert no_admin.status_code == 401
     recent = client.get("/v1/webhooks/deliveries?limit=1000", **ADMIN).json()["deliveries"]
