@@ -14,7 +14,8 @@ enqueue of the same follow-up (the API and a job racing, the sweeper) is a no-op
 
 Each kind of job has its queue (QUEUE_NAMES, in the order a worker listens to them): deadlines
 first, then bots and scoring, then the next time slices of bot jobs that used up theirs
-(`slice_ended`), then maintenance (the sweep, archiving, webhooks). So no deadline backlog or
+(`slice_ended`), then maintenance (the sweep, archiving; webhooks have their own queue and
+worker: service.webhooks). So no deadline backlog or
 maintenance job ever sits between a game and its next bot move, and a bot move answering a
 human goes before the long run of a game of bots (docs/workers.md "Queues"). This module is the one place that knows job ids and queues.
 Game jobs keep no result (RESULT_TTL_S = 0: nothing reads it, and a kept result cost Redis
