@@ -83,8 +83,8 @@ def appends_while(client, run) -> int:
 
 def test_a_long_bot_game_cut_into_slices_still_finishes_and_leaves_no_job_or_snapshot(
         wiring, monkeypatch, redis_client):
-    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.01)
-    runs = recorded_bot_jobs(monkeypatch)
+    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.002)  # a bot turn or two per slice
+    runs = recorded_bot_jobs(monkeypatch)             # (~90 slices for the game)
     game = wiring.service.create_game(BOTS, seed=6)
     run_worker(wiring)
     version, state = wiring.service.load(game["id"])
