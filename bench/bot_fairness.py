@@ -198,7 +198,8 @@ def game_keys_kb(client: redis.Redis, game_ids: list[str]) -> tuple[float, dict[
 def index_share_kb(client: redis.Redis, game_ids: list[str]) -> float:
     """Mean KB a game's members take in the global index sets (each member's id and score in
     each set holding it, with the skiplist node: ~ 2 x (id + 8) + 64 bytes per set)."""
-    sets = [key for key in client.scan_iter(match="rummy:games*", count=1000)]
+    sets = [key for key in client.scan_iter(match="rummy:{games:*", count=1000)
+            if not key.endswith(b":versions")]
     held = sum(1 for key in sets for game_id in game_ids if client.zscore(key, game_id) is not None)
     return held * (2 * (16 + 8) + 64) / max(1, len(game_ids)) / 1024
 

@@ -31,13 +31,14 @@ from service.bootstrap import wire
 from service.config import Settings
 from service.embedded import EmbeddedRedis
 from service.followups import install
-from service.index import STATUSES, WAITING, status_key
-from service.keys import index_key
+from service.index import shard_keys
+from service.keys import INDEX_SHARDS
 from service.retention import DAY_MS, Retention, RetentionPolicy
 from workers import runtime
 from workers.worker import run_worker
 
-GLOBAL_SETS = [index_key(), *map(status_key, STATUSES), index_key(WAITING)]
+# Every key of every index shard (service.index): the sets across games.
+GLOBAL_SETS = [key for shard in range(INDEX_SHARDS) for key in shard_keys(shard)]
 
 
 def kind_of(key: str, game_id: str) -> str:
@@ -66,7 +67,7 @@ def per_game(client: redis.Redis, game_ids: list[str]) -> dict[str, float]:
 
 
 def global_sets(client: redis.Redis) -> int:
-    """Bytes of the global index sets (MEMORY USAGE)."""
+    """Bytes of the index shards' sets (MEMORY USAGE)."""
     return sum(client.memory_usage(key, samples=0) or 0 for key in GLOBAL_SETS
                if client.exists(key))
 

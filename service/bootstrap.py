@@ -11,6 +11,7 @@ import redis
 from service.archive import DirectoryArchive
 from service.clock import DeadlineSchedule
 from service.config import PROCESS_SECRET, Settings
+from service.connections import connect
 from service.followups import install
 from service.games import GameService
 from service.grants import GrantStore
@@ -43,11 +44,14 @@ POOL_TIMEOUT_S = 5.0
 
 @dataclass(frozen=True)
 class Wiring:
-    """What bootstrap built: the settings, the shared Redis client, the service."""
+    """What bootstrap built: the settings, the store's Redis client (a RedisCluster on a
+    cluster URL), the RQ queues' client (`queue_client`: RUMMY_QUEUE_URL, else the same
+    Redis) and the service."""
 
     settings: Settings
     client: redis.Redis
     service: GameService
+    queue_client: redis.Redis
 
 
 def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiring:
@@ -60,13 +64,15 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
         log.warning("RUMMY_SECRET is not set: a random secret of this process is used, so a "
                     "seeded game's deals are reproducible only within this process")
     client = redis_client(settings.redis_url)
+    queue_client = (client if settings.rq_url == settings.redis_url
+                    else redis_client(settings.rq_url))
     store = RedisEventStore(client, shared_notifier(settings.redis_url), settings.max_wait_s)
     loader = GameLoader(store, Snapshots(MemorySnapshots(), RedisSnapshots(client)))
     archive = DirectoryArchive(settings.archive_dir) if settings.archive_dir else None
     service = GameService(store, loader, RecordStore(client), GameIndex(client),
                           admin_key=settings.admin_key, max_wait_s=settings.max_wait_s,
                           ping=lambda: _ping(client), secret=settings.secret, archive=archive,
-                          stats=lambda: redis_stats(client),
+                          stats=lambda: redis_stats(client, queue_client=queue_client),
                           leases=StreamLeases(client, settings.stream_lease_s),
                           schedule=DeadlineSchedule(client),
                           offer_deadline_s=settings.offer_deadline_s,
@@ -75,18 +81,19 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
     service.rematches = Rematches(service, client)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups
-    wire_players(service, client, settings)
-    return Wiring(settings, client, service)
+    wire_players(service, client, settings, queue_client)
+    return Wiring(settings, client, service, queue_client)
 
 
-def wire_players(service: GameService, client: redis.Redis, settings: Settings) -> None:
+def wire_players(service: GameService, client: redis.Redis, settings: Settings,
+                 queue_client: redis.Redis | None = None) -> None:
     """The players' side of `service` (docs/players.md): the per-player index and the webhook
-    outbox with their projections, the integrator's settings and, when configured, the JWT
-    verifier."""
+    outbox (its jobs on `queue_client`, the RQ Redis) with their projections, the integrator's
+    settings and, when configured, the JWT verifier."""
     integration = settings.integration
     service.players = PlayerIndex(client)
     service.joined = JoinedPlayers(client)
-    service.webhooks = WebhookOutbox(client, integration)
+    service.webhooks = WebhookOutbox(client, integration, queue_client)
     service.integration = integration
     if integration.jwt_enabled:
         service.identity = JwtVerifier(integration.jwt_public_key, integration.jwt_issuer,
@@ -97,9 +104,9 @@ def wire_players(service: GameService, client: redis.Redis, settings: Settings) 
 
 
 def redis_client(url: str) -> redis.Redis:
-    """A client of `url` on a blocking pool of POOL_CONNECTIONS connections."""
-    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-        url, max_connections=POOL_CONNECTIONS, timeout=POOL_TIMEOUT_S))
+    """A client of `url` (service.connections: a RedisCluster for `redis+cluster://`) on
+    blocking pools of POOL_CONNECTIONS connections (per node on a Cluster)."""
+    return connect(url, pool_size=POOL_CONNECTIONS, pool_timeout_s=POOL_TIMEOUT_S)
 
 
 def build_service(environ: Mapping[str, str] | None = None,

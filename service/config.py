@@ -12,6 +12,7 @@ from typing import Mapping
 from limits import parse_many
 
 from service.integration_config import IntegrationSettings
+from service.connections import is_cluster
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,12 @@ def trusted_networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6N
 class Settings:
     """What the service is configured with (each field: its variable, default).
 
-    `redis_url` (REDIS_URL): the Redis to use (None: the caller must start an embedded one,
-    `rummy serve` does). `admin_key` (RUMMY_ADMIN_KEY): the server admin key, None to refuse
+    `redis_url` (REDIS_URL): the Redis of the event store, records and index (None: the caller
+    must start an embedded one, `rummy serve` does); `redis+cluster://host:port` names a Redis
+    Cluster (docs/cluster.md). `queue_url` (RUMMY_QUEUE_URL): the single Redis of the RQ
+    queues (RQ does not run on a Cluster); unset: `redis_url`, which must then not be a
+    Cluster (`rq_url` gives the one to use).
+    `admin_key` (RUMMY_ADMIN_KEY): the server admin key, None to refuse
     every admin-only request; at least 16 characters and not "change-me".
     `secret` (RUMMY_SECRET): the server secret a seeded game's decision seed is derived from
     (HMAC-SHA256, docs/architecture.md §2 "Seeds"); unset: a random secret of this process.
@@ -109,6 +114,7 @@ class Settings:
     """
 
     redis_url: str | None = None
+    queue_url: str | None = None
     admin_key: str | None = None
     offer_deadline_s: float = 15.0
     max_wait_s: float = 30.0
@@ -137,6 +143,12 @@ class Settings:
                              "(e.g. `openssl rand -hex 32`)")
         if not self.secret:
             raise ValueError("RUMMY_SECRET must not be empty")
+        if self.queue_url and is_cluster(self.queue_url):
+            raise ValueError("RUMMY_QUEUE_URL must name a single Redis (RQ does not run on a "
+                             f"Cluster), not {self.queue_url!r}")
+        if self.redis_url and is_cluster(self.redis_url) and not self.queue_url:
+            raise ValueError("REDIS_URL names a Redis Cluster: set RUMMY_QUEUE_URL to the single "
+                             "Redis of the RQ queues (docs/cluster.md)")
         for name in ("offer_deadline_s", "max_wait_s", "sse_max_s", "sse_heartbeat_s",
                      "sweep_interval_s", "sweep_stale_s", "retention_days", "abandon_days",
                      "retention_interval_s", "lobby_ttl_s"):
@@ -147,6 +159,11 @@ class Settings:
             value = getattr(self, name)
             if not (isinstance(value, int) and value > 0):
                 raise ValueError(f"RUMMY_{name.upper()} must be an integer > 0, not {value!r}")
+
+    @property
+    def rq_url(self) -> str | None:
+        """The Redis of the RQ queues: RUMMY_QUEUE_URL, else REDIS_URL."""
+        return self.queue_url or self.redis_url
 
     @property
     def stream_lease_s(self) -> float:
@@ -174,6 +191,7 @@ class Settings:
                 for name, default in (("max_streams_per_credential", 8),
                                       ("max_streams_per_ip", 64))}
         return cls(redis_url=env.get("REDIS_URL") or None,
+                   queue_url=env.get("RUMMY_QUEUE_URL") or None,
                    admin_key=env.get("RUMMY_ADMIN_KEY") or None,
                    archive_dir=env.get("RUMMY_ARCHIVE_DIR") or None,
                    secret=secret or PROCESS_SECRET,

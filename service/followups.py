@@ -193,9 +193,9 @@ def slice_ended(game_id: str) -> Iterator[None]:
 
 
 def install(wiring) -> "Followups":
-    """Install the RQ hook on `wiring.service` (a `service.bootstrap.Wiring`): its queue uses
-    the wiring's Redis client."""
-    hook = Followups(make_queues(wiring.client), wiring.service.bot_seats)
+    """Install the RQ hook on `wiring.service` (a `service.bootstrap.Wiring`): its queues use
+    the wiring's queue client (RUMMY_QUEUE_URL, else REDIS_URL)."""
+    hook = Followups(make_queues(wiring.queue_client), wiring.service.bot_seats)
     wiring.service.enqueue_followups = hook
     return hook
 

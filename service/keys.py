@@ -1,7 +1,28 @@
-"""Redis key names (DESIGN §4). Every key of one game carries the hash tag `{<game_id>}`, so
-a game's keys share a Redis Cluster slot and one Lua script may touch them all."""
+"""Redis key names (DESIGN §4) and the rule every new key follows, so that the service runs on
+a Redis Cluster (docs/cluster.md).
+
+The rule: every key names its Cluster slot with a hash tag, and one script, MULTI or
+transaction touches the keys of ONE hash tag only.
+- A game's keys: `rummy:{<game_id>}:<what>` (events, meta, summary, idem, snapshots, notify
+  channel, grants, lobby answers ...): they share the game's slot, so one script may touch
+  them all (append.lua).
+- Keys across games (sets of game ids): never one global key that a game's script also
+  touches. Either one small fixed key with its own tag (`rummy:{deadlines}:due`, updated by
+  scripts touching only `{deadlines}` keys), or a fixed set of shards `rummy:{games:<n>}:<what>`
+  chosen by `index_shard(game_id)`, read by merging the shards (service.index). A per-player or
+  per-client index follows the same pattern: `rummy:{<owner>}:<what>`, or shards of it.
+- A write that spans two tags is two steps: document which goes first and what repairs a
+  crash between them (service.index: the summary, then its shard).
+- Single-key commands may use any key (`rummy:streams:<holder>`, `rummy:code:<code>`);
+  pipelines without a transaction may span slots (redis-py's cluster pipeline splits them).
+- RQ's keys (`rq:*`) live on the queue Redis (RUMMY_QUEUE_URL), never in the cluster.
+"""
+import zlib
 
 PREFIX = "rummy"
+# How many shards the game index has (docs/cluster.md): a constant of the data layout, since
+# a game's shard is `crc32(id) % INDEX_SHARDS`; changing it needs the index rebuilt.
+INDEX_SHARDS = 16
 
 
 def events_key(game_id: str) -> str:
@@ -41,9 +62,15 @@ def summary_key(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:summary"
 
 
-def index_key(status: str | None = None) -> str:
-    """The listing index: games by creation time, all of them or those with `status`."""
-    return f"{PREFIX}:games" if status is None else f"{PREFIX}:games:{status}"
+def index_shard(game_id: str) -> int:
+    """The index shard (0 .. INDEX_SHARDS - 1) holding `game_id`: CRC-32 of its id."""
+    return zlib.crc32(game_id.encode()) % INDEX_SHARDS
+
+
+def index_key(shard: int, name: str) -> str:
+    """A key of index shard `shard`: `rummy:{games:<shard>}:<name>`, e.g. the sorted set of
+    its games of one status (service.index names them). A shard's keys share one slot."""
+    return f"{PREFIX}:{{games:{shard}}}:{name}"
 
 
 def notify_channel(game_id: str) -> str:

@@ -25,6 +25,7 @@ from typing import Iterator
 
 import redis
 
+from service.connections import connect
 from service.keys import events_key, notify_channel
 
 log = logging.getLogger(__name__)
@@ -143,11 +144,21 @@ class Notifier:
         versions: dict[str, int] = {}  # the last version heard or read of each game
         checked = time.monotonic()
         while not self._closed:
-            self._sync(pubsub, subscribed)
             if time.monotonic() - checked >= self.recheck_s:
                 checked = time.monotonic()
                 self._recheck(subscribed, versions)
+            self._sync(pubsub, subscribed)
+            if not subscribed:  # a cluster pubsub without subscriptions would not wait
+                time.sleep(POLL_S)
+                continue
             message = pubsub.get_sharded_message(timeout=POLL_S)
+            if message is not None and message["type"] == "sunsubscribe" \
+                    and message["channel"] in subscribed:
+                # Dropped by the server (its slot moved: a Cluster failover): read the versions
+                # now, whose MOVED replies refresh the slot map, then subscribe again there.
+                self._wake(subscribed.pop(message["channel"]))
+                checked = float("-inf")
+                continue
             if message is None or message["type"] not in ("smessage", "ssubscribe"):
                 continue
             # A confirmed subscription also wakes: an append just before it went unheard.
@@ -158,9 +169,11 @@ class Notifier:
                 self._wake(game_id)
 
     def _recheck(self, subscribed: dict[bytes, str], versions: dict[str, int]) -> None:
-        """Read every subscribed game's version in one pipeline; wake the listeners of the
-        games that moved since last heard or read (and of those read for the first time)."""
-        games = list(subscribed.values())
+        """Read every listened game's version in one pipeline (on a Cluster, redis-py splits it
+        by node); wake the listeners of the games that moved since last heard or read (and of
+        those read for the first time)."""
+        with self._lock:
+            games = sorted(set(subscribed.values()) | set(self._listeners))
         pipeline = self._client.pipeline(transaction=False)
         for game in games:
             pipeline.xrevrange(events_key(game), "+", "-", count=1)
@@ -205,7 +218,7 @@ def shared_notifier(url: str) -> Notifier:
             _SHARED.clear()
             _SHARED_PID[0] = os.getpid()
         if url not in _SHARED:
-            _SHARED[url] = Notifier(redis.Redis.from_url(url))
+            _SHARED[url] = Notifier(connect(url))
         return _SHARED[url]
 
 

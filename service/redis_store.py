@@ -18,6 +18,7 @@ from typing import Iterator
 
 import redis
 
+from service.connections import connect
 from service.keys import events_key, idem_key, notify_channel
 from service.notify import Notifier, shared_notifier
 from service.shared_reads import SharedReads
@@ -75,8 +76,9 @@ class RedisEventStore:
 
     @classmethod
     def from_url(cls, url: str, max_wait_s: float = MAX_WAIT_S) -> "RedisEventStore":
-        """A store with a default client for `url` (redis:// URL) and the process's notifier."""
-        return cls(redis.Redis.from_url(url), shared_notifier(url), max_wait_s)
+        """A store with a default client for `url` (redis:// URL, or redis+cluster://:
+        service.connections) and the process's notifier."""
+        return cls(connect(url), shared_notifier(url), max_wait_s)
 
     @property
     def draining(self) -> bool:

@@ -3,9 +3,9 @@
 A finished game stays in Redis `retention` after its last event (RUMMY_RETENTION_DAYS, 30); a
 game not finished with no event for `abandon` (RUMMY_ABANDON_DAYS, 7) is abandoned. Either is
 then archived: its export record (the one `GET /v1/games/{id}/export` returns) is put in the
-Archive (service.archive), and only then every key of the game leaves Redis, with its members
-of the global index sets, in one script that first checks the stream is still at the archived
-version (a game that moved on meanwhile stays; the next run archives it again).
+Archive (service.archive), and only then every key of the game leaves Redis in one script that
+first checks the stream is still at the archived version (a game that moved on meanwhile stays;
+the next run archives it again); then its members of its index shard (service.index).
 
 An abandoned game is first aborted (`GameAborted`, appended as the server admin: status
 `aborted`, nothing more may be appended), then archived like a finished one; its archive record
@@ -37,9 +37,9 @@ from domain import awaiting
 from service.archive import Archive
 from service.config import Settings
 from service.errors import GameNotFound
-from service.index import STATUSES, index_keys, status_key
-from service.keys import (PREFIX, events_key, meta_key, snapshot_key, snapshots_key,
-                          summary_key)
+from service.index import STATUSES, status_key
+from service.keys import (INDEX_SHARDS, PREFIX, events_key, meta_key, snapshot_key,
+                          snapshots_key, summary_key)
 from service.principal import Principal
 from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors
 from service.snapshots import CODE_TAG, SNAPSHOT_TTL_S
@@ -59,21 +59,16 @@ SCAN_COUNT = 1000
 GAME_ID_IN_JOB = re.compile(r"(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])")  # service.games ids
 PAGE = 500
 
-# KEYS[1] the stream; KEYS[2 .. ARGV[3]+1] the game's other keys (deleted); the rest: the
-# global index sets (the game's member removed). ARGV: game id, archived version, count of
-# the game's other keys. Returns -1 (the stream is not at that version: nothing removed) or
-# the number of keys deleted.
+# KEYS[1] the stream; KEYS[2..] the game's other keys (deleted): all of one game's slot.
+# ARGV: archived version. Returns -1 (the stream is not at that version: nothing removed) or
+# the number of keys deleted. The game's index shard is cleaned after (GameIndex.drop): a
+# crash between the two leaves shard members without a summary, which `_due_in` drops.
 REMOVE_LUA = """
 local current = 0
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last > 0 then current = tonumber(string.match(last[1][1], '^0%-(%d+)$')) end
-if current ~= tonumber(ARGV[2]) then return -1 end
-local owned = tonumber(ARGV[3]) + 1
-local removed = redis.call('DEL', unpack(KEYS, 1, owned))
-for i = owned + 1, #KEYS do
-  redis.call('ZREM', KEYS[i], ARGV[1])
-end
-return removed
+if current ~= tonumber(ARGV[1]) then return -1 end
+return redis.call('DEL', unpack(KEYS))
 """
 
 
@@ -126,14 +121,17 @@ class Retention:
 
     `service`: the GameService (export, load, its caches) with its `archive`, where records
     go (RUMMY_ARCHIVE_DIR), and from which the API answers 410 for them; `client`: its Redis.
-    Raises ValueError for a service without an archive. A game's keys are removed only after
-    its record is stored.
+    `queue_client`: the Redis of the RQ queues (RUMMY_QUEUE_URL; default `client`). Raises
+    ValueError for a service without an archive. A game's keys are removed only after its
+    record is stored.
     """
 
-    def __init__(self, service, client: redis.Redis, policy: RetentionPolicy) -> None:
+    def __init__(self, service, client: redis.Redis, policy: RetentionPolicy,
+                 queue_client: redis.Redis | None = None) -> None:
         if service.archive is None:
             raise ValueError("retention needs an archive: set RUMMY_ARCHIVE_DIR")
         self.service, self.client, self.policy = service, client, policy
+        self.queue_client = client if queue_client is None else queue_client
         self.archive: Archive = service.archive
         self._remove = client.register_script(REMOVE_LUA)
 
@@ -155,11 +153,16 @@ class Retention:
                     return
 
     def _due_in(self, status: str, cutoff: int, stamp: bool) -> Iterator[Due]:
+        for shard in range(INDEX_SHARDS):
+            yield from self._due_in_shard(status, shard, cutoff, stamp)
+
+    def _due_in_shard(self, status: str, shard: int, cutoff: int, stamp: bool) -> Iterator[Due]:
         start = 0
+        index = self.service.index
         while True:
             with backend_errors():
                 ids = [m.decode() for m in self.client.zrangebyscore(
-                    status_key(status), "-inf", cutoff, start=start, num=PAGE)]
+                    status_key(status, shard), "-inf", cutoff, start=start, num=PAGE)]
                 if not ids:
                     return
                 pipe = self.client.pipeline(transaction=False)
@@ -170,7 +173,14 @@ class Retention:
             unstamped = []
             for game_id, (held, updated) in zip(ids, summaries):
                 if held is None or held.decode() != status:
-                    continue  # moved to another status since: its own walk sees it
+                    # No summary: its keys left (a removal cut short), so does it. Another
+                    # status: the shard is behind its summary, whose status's walk sees it.
+                    if held is None:
+                        index.drop(game_id)
+                    else:
+                        index.repair(game_id)
+                    start -= 1  # out of this set now
+                    continue
                 if updated is None:
                     unstamped.append(game_id)
                 elif int(updated) <= cutoff:
@@ -235,10 +245,11 @@ class Retention:
                 pattern = f"{PREFIX}:{{{game_id}}}:*"
                 owned += [k.decode() for k in self.client.scan_iter(pattern, count=SCAN_COUNT)]
             owned = list(dict.fromkeys(k for k in owned if k != events_key(game_id)))
-            sets = [key for key in index_keys(game_id) if key != summary_key(game_id)]
-            removed = self._remove(keys=[events_key(game_id), *owned, *sets],
-                                   args=[game_id, version, len(owned)])
-        return removed >= 0
+            removed = self._remove(keys=[events_key(game_id), *owned], args=[version])
+        if removed < 0:
+            return False
+        self.service.index.drop(game_id)
+        return True
 
     def run(self, now_ms: int | None = None, limit: int | None = None, batch: int = 100,
             dry_run: bool = False,
@@ -278,8 +289,9 @@ class Retention:
             return 0
         deleted = 0
         with backend_errors():
-            for key in self.client.smembers(RQ_QUEUES):
-                queue = Queue(key.decode().removeprefix(RQ_QUEUE_PREFIX), connection=self.client)
+            for key in self.queue_client.smembers(RQ_QUEUES):
+                queue = Queue(key.decode().removeprefix(RQ_QUEUE_PREFIX),
+                              connection=self.queue_client)
                 registry = FailedJobRegistry(queue=queue)
                 for job_id in registry.get_job_ids(cleanup=False):
                     if game_ids.intersection(GAME_ID_IN_JOB.findall(job_id)):

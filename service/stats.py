@@ -10,7 +10,7 @@ import redis
 from rq.utils import utcparse
 from rq.worker_registration import REDIS_WORKER_KEYS
 
-from service.index import STATUSES, status_key
+from service.index import STATUSES, GameIndex
 
 RQ_QUEUES = "rq:queues"  # RQ's set of every queue's key
 RQ_QUEUE_PREFIX = "rq:queue:"
@@ -37,30 +37,37 @@ class RedisStats:
     workers: int = 0
 
 
-def redis_stats(client: redis.Redis, now: datetime | None = None) -> RedisStats:
-    """Read the RedisStats of `client`'s server at `now` (default: now, UTC). Raises
-    redis.RedisError when Redis cannot answer."""
+def redis_stats(client: redis.Redis, now: datetime | None = None,
+                queue_client: redis.Redis | None = None) -> RedisStats:
+    """Read the RedisStats at `now` (default: now, UTC): memory (summed over a Cluster's
+    primaries) and games from `client`, the store's; queues and workers from `queue_client`,
+    the RQ Redis (default `client`). Raises redis.RedisError when Redis cannot answer."""
     now = now or datetime.now(timezone.utc)
-    queue_keys = sorted(key.decode() for key in client.smembers(RQ_QUEUES))
-    pipe = client.pipeline(transaction=False)
-    pipe.info("memory")
-    for status in STATUSES:
-        pipe.zcard(status_key(status))
+    queues_on = client if queue_client is None else queue_client
+    queue_keys = sorted(key.decode() for key in queues_on.smembers(RQ_QUEUES))
+    pipe = queues_on.pipeline(transaction=False)
     pipe.scard(REDIS_WORKER_KEYS)
     for key in queue_keys:
         pipe.llen(key)
         pipe.lindex(key, 0)
-    replies = pipe.execute()
-    memory, counts, workers = replies[0], replies[1:1 + len(STATUSES)], replies[1 + len(STATUSES)]
-    heads = replies[2 + len(STATUSES):]
-    oldest = _enqueued_at(client, [head for head in heads[1::2] if head])
+    workers, *heads = pipe.execute()
+    oldest = _enqueued_at(queues_on, [head for head in heads[1::2] if head])
     queues = {}
     for key, length, head in zip(queue_keys, heads[::2], heads[1::2]):
         at = oldest.get(head) if head else None
         age = max(0.0, (now - at).total_seconds()) if at else 0.0
         queues[key.removeprefix(RQ_QUEUE_PREFIX)] = QueueStats(int(length), age)
-    return RedisStats(int(memory["used_memory"]), dict(zip(STATUSES, map(int, counts))),
+    index = GameIndex(client)
+    return RedisStats(_used_memory(client), {status: index.count(status) for status in STATUSES},
                       queues, int(workers))
+
+
+def _used_memory(client) -> int:
+    """INFO memory's used_memory; a Cluster client answers per node: their sum."""
+    info = client.info("memory")
+    if "used_memory" in info:
+        return int(info["used_memory"])
+    return sum(int(node["used_memory"]) for node in info.values())
 
 
 def _enqueued_at(client: redis.Redis, job_ids: list[bytes]) -> dict[bytes, datetime]:

@@ -71,12 +71,15 @@ def _url_key(game_id: str) -> str:
 
 
 class WebhookOutbox:
-    """Delivery records and jobs on `client`; `settings`: the server's webhook URL and secret
-    (no secret: nothing is ever delivered)."""
+    """Delivery records on `client`, jobs on `queue_client` (the RQ Redis, default `client`:
+    docs/cluster.md); `settings`: the server's webhook URL and secret (no secret: nothing is
+    ever delivered)."""
 
-    def __init__(self, client: redis.Redis, settings: IntegrationSettings) -> None:
+    def __init__(self, client: redis.Redis, settings: IntegrationSettings,
+                 queue_client: redis.Redis | None = None) -> None:
         self.client, self.settings = client, settings
-        self.queue = Queue(WEBHOOK_QUEUE, connection=client)
+        self.queue = Queue(WEBHOOK_QUEUE,
+                           connection=client if queue_client is None else queue_client)
         self._urls: OrderedDict[str, str | None] = OrderedDict()  # a game's URL never changes
         self._lock = threading.Lock()
 

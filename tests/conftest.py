@@ -1,7 +1,9 @@
 """Shared fixtures (docs/architecture.md §4): a real Redis for every test that needs one.
 
 `redis_url` is REDIS_URL when set, else an embedded valkey-server on a free port for the
-session. `redis_client` flushes the database before each test. `service` is a GameService
+session. `redis_client` flushes the database before each test. `redis_cluster` is a real
+Redis Cluster (three primaries, three replicas: service.embedded_cluster) started for the
+session by the first test that asks for it; `cluster_client` flushes it before each test. `service` is a GameService
 on that server with no follow-up jobs; `service_factory` builds one with other settings.
 """
 from __future__ import annotations
@@ -11,7 +13,9 @@ import os
 import pytest
 import redis
 
+from service.connections import connect
 from service.embedded import EmbeddedRedis
+from service.embedded_cluster import EmbeddedCluster
 
 
 @pytest.fixture(scope="session")
@@ -28,6 +32,23 @@ def redis_url():
 def redis_client(redis_url):
     """A redis-py client on `redis_url`; the database is flushed before the test."""
     client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster():
+    """An EmbeddedCluster (3 primaries, 3 replicas) for the session; `.url` is its
+    `redis+cluster://` URL. Tests that fail a primary over leave it failed over."""
+    with EmbeddedCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def cluster_client(redis_cluster):
+    """A RedisCluster client of `redis_cluster`; every primary is flushed before the test."""
+    client = connect(redis_cluster.url)
     client.flushdb()
     yield client
     client.close()

@@ -25,7 +25,8 @@ def archive(dry_run: bool, limit: int | None, batch: int) -> None:
     if not settings.archive_dir:
         raise click.UsageError("RUMMY_ARCHIVE_DIR is not set: retention has nowhere to archive")
     wired = wire(settings)
-    retention = Retention(wired.service, wired.client, RetentionPolicy.from_settings(settings))
+    retention = Retention(wired.service, wired.client, RetentionPolicy.from_settings(settings),
+                          wired.queue_client)
     due = list(retention.due(limit=limit, stamp=not dry_run))
     verb = "due" if dry_run else "archived"
     with click.progressbar(length=len(due), label=f"{len(due)} games due") as bar:

@@ -52,11 +52,13 @@ def poll_once(schedule: DeadlineSchedule, queue, stale_s: float) -> list[str]:
     return enqueued
 
 
-def poll_deadlines(connection: redis.Redis, stale_s: float, stop: threading.Event,
-                   every_s: float = POLL_S) -> None:
-    """Run `poll_once` every `every_s` seconds until `stop` is set (a worker's daemon thread);
-    a Redis error is logged and the poll goes on after BACKOFF_S."""
-    schedule, queue = DeadlineSchedule(connection), make_deadline_queue(connection)
+def poll_deadlines(store: redis.Redis, connection: redis.Redis, stale_s: float,
+                   stop: threading.Event, every_s: float = POLL_S) -> None:
+    """Run `poll_once` every `every_s` seconds until `stop` is set (a worker's daemon thread):
+    the deadline set on `store` (REDIS_URL, maybe a Cluster), the deadline queue on
+    `connection` (the RQ Redis). A Redis error is logged and the poll goes on after
+    BACKOFF_S."""
+    schedule, queue = DeadlineSchedule(store), make_deadline_queue(connection)
     pause = every_s
     while not stop.wait(pause):
         try:

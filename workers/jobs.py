@@ -115,7 +115,7 @@ def score_round(game_id: str, version: int) -> bool:
 
 
 def sweep() -> Sweep:
-    """Find the games waiting on the workers (the index's `rummy:games:waiting`: a bot, a
+    """Find the games waiting on the workers (the index's waiting sets: a bot, a
     human's deadline or scoring) without a live job for their version, and enqueue what is
     missing (DESIGN §5); a deadline is put back in the deadline set (docs/clock.md). Then
     expire the lobbies nobody started in time (docs/lobby.md). Games waiting on a human, finished or abandoned are not looked at.
@@ -124,7 +124,7 @@ def sweep() -> Sweep:
     (RUMMY_SWEEP_STALE_S, default 30) seconds have passed since it was enqueued or due, or,
     started, once it can no longer be running (workers.sweeper.job_alive)."""
     wired = runtime.wiring()
-    service, queues = wired.service, make_queues(wired.client)
+    service, queues = wired.service, make_queues(wired.queue_client)
     stale_s = wired.settings.sweep_stale_s
     now = datetime.now(timezone.utc)
     games, enqueued = 0, []
@@ -132,6 +132,7 @@ def sweep() -> Sweep:
         try:
             summary = service.index.summary(game_id)
             if summary is None or summary["status"] == "finished" or not summary["waiting"]:
+                service.index.repair(game_id)  # its shard is behind: out of the waiting set
                 continue  # the summary no longer waits on the workers
             games += 1
             version, state = service.load(game_id)

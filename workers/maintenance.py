@@ -40,7 +40,8 @@ def archive_due() -> dict:
     (service.retention): at most RUN_LIMIT, BATCH at a time, each batch logged. Returns
     `{"finished", "abandoned", "kept", "gone"}` counts. Raises ValueError without an archive."""
     wired = runtime.wiring()
-    retention = Retention(wired.service, wired.client, RetentionPolicy.from_settings(wired.settings))
+    policy = RetentionPolicy.from_settings(wired.settings)
+    retention = Retention(wired.service, wired.client, policy, wired.queue_client)
     report = retention.run(limit=RUN_LIMIT, batch=BATCH)
     return {"finished": len(report.finished), "abandoned": len(report.abandoned),
             "kept": len(report.kept), "gone": len(report.gone)}

@@ -38,11 +38,15 @@ def deliver(game_id: str, delivery_id: str) -> str:
     return "delivered"
 
 
-def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "INFO") -> bool:
-    """Work the webhook queue of `redis_url` with RQ's scheduler until SIGINT/SIGTERM (`burst`:
-    until it is empty). The jobs build their service from REDIS_URL, set here."""
+def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "INFO",
+                       queue_url: str | None = None) -> bool:
+    """Work the webhook queue of `queue_url` (RUMMY_QUEUE_URL, a single Redis), else of
+    `redis_url`, with RQ's scheduler until SIGINT/SIGTERM (`burst`: until it is empty). The
+    jobs build their service from REDIS_URL and RUMMY_QUEUE_URL, set here."""
     os.environ["REDIS_URL"] = redis_url
-    connection = redis.Redis.from_url(redis_url, socket_timeout=SOCKET_TIMEOUT_S,
+    if queue_url:
+        os.environ["RUMMY_QUEUE_URL"] = queue_url
+    connection = redis.Redis.from_url(queue_url or redis_url, socket_timeout=SOCKET_TIMEOUT_S,
                                       socket_connect_timeout=SOCKET_TIMEOUT_S)
     stop = threading.Event()
 
@@ -61,9 +65,12 @@ def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "IN
 @click.command("webhook-worker")
 @click.option("--redis-url", envvar="REDIS_URL", required=True,
               help="The Redis to work on (default: $REDIS_URL).")
+@click.option("--queue-url", envvar="RUMMY_QUEUE_URL", default=None,
+              help="The single Redis of the RQ queues (default: $RUMMY_QUEUE_URL, else "
+                   "--redis-url; required when that is a redis+cluster:// URL).")
 @click.option("--burst", is_flag=True, help="Stop once the queue is empty.")
 @click.option("--log-level", default="INFO", show_default=True)
-def webhook_worker(redis_url: str, burst: bool, log_level: str) -> None:
+def webhook_worker(redis_url: str, queue_url: str | None, burst: bool, log_level: str) -> None:
     """Deliver webhooks (RUMMY_WEBHOOK_URL, games' webhook_url) with retries for up to 24 h."""
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    run_webhook_worker(redis_url, burst=burst, log_level=log_level.upper())
+    run_webhook_worker(redis_url, burst=burst, log_level=log_level.upper(), queue_url=queue_url)

@@ -25,6 +25,7 @@ import redis
 from rq.exceptions import DuplicateJobError
 
 from service.config import Settings
+from service.connections import connect, is_cluster
 from service.followups import make_queues
 from workers.deadlines import poll_deadlines
 from workers.maintenance import start_ticker
@@ -65,16 +66,25 @@ def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
 
 
 def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
-               sweep_every_s: float | None = None, log_level: str = "INFO") -> bool:
-    """Run a worker on the game queues of `redis_url` (service.followups.QUEUE_NAMES, taken in
-    that order of priority) until SIGINT/SIGTERM (warm shutdown).
+               sweep_every_s: float | None = None, log_level: str = "INFO",
+               queue_url: str | None = None) -> bool:
+    """Run a worker on the game queues (service.followups.QUEUE_NAMES, taken in that order of
+    priority) until SIGINT/SIGTERM (warm shutdown). The queues live on `queue_url` (a single
+    Redis: RUMMY_QUEUE_URL), else on `redis_url`, the store's Redis (maybe a Cluster:
+    docs/cluster.md).
 
     `burst` stops when the queues are empty (no sweeping then); `log_level` is RQ's (INFO logs
     every job). Returns whether any job ran.
-    The jobs build their GameService from `REDIS_URL`, which is set to `redis_url` here."""
+    The jobs build their GameService from `REDIS_URL` and `RUMMY_QUEUE_URL`, which are set to
+    `redis_url` and `queue_url` here."""
+    if is_cluster(redis_url) and not queue_url:
+        raise ValueError("a Redis Cluster store needs a single Redis for the queues: set "
+                         "RUMMY_QUEUE_URL (docs/cluster.md)")
     os.environ["REDIS_URL"] = redis_url
-    connection = redis.Redis.from_url(redis_url, socket_timeout=SOCKET_TIMEOUT_S,
-                                      socket_connect_timeout=SOCKET_TIMEOUT_S)
+    if queue_url:
+        os.environ["RUMMY_QUEUE_URL"] = queue_url
+    timeouts = {"socket_timeout": SOCKET_TIMEOUT_S, "socket_connect_timeout": SOCKET_TIMEOUT_S}
+    connection = redis.Redis.from_url(queue_url or redis_url, **timeouts)
     queues = make_queues(connection)
     stop = threading.Event()
     if not burst:
@@ -83,7 +93,9 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
                          name="rummy-sweep", daemon=True).start()
         settings = Settings.from_env()
         start_ticker(queues.maintenance, settings.archive_dir, settings.retention_interval_s, stop)
-        threading.Thread(target=poll_deadlines, args=(connection, settings.sweep_stale_s, stop),
+        store = connection if not queue_url else connect(redis_url, **timeouts)
+        threading.Thread(target=poll_deadlines,
+                         args=(store, connection, settings.sweep_stale_s, stop),
                          name="rummy-deadlines", daemon=True).start()
 
     def new_worker() -> GameWorker:

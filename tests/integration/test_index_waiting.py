@@ -11,16 +11,18 @@ import redis
 from domain import awaiting
 from service import Principal
 from service.followups import bot_job_id
-from service.index import STATUSES, WAITING, GameIndex, status_key
-from service.keys import index_key, summary_key
+from service.index import ALL, STATUSES, WAITING, GameIndex, set_name
+from service.keys import INDEX_SHARDS, index_key, index_shard, summary_key
 from workers import jobs
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
 
 
-def members(client: redis.Redis, key: str) -> set[str]:
-    return {member.decode() for member in client.zrange(key, 0, -1)}
+def members(client: redis.Redis, name: str) -> set[str]:
+    """The members of the index sets `name` of every shard."""
+    return {member.decode() for shard in range(INDEX_SHARDS)
+            for member in client.zrange(index_key(shard, name), 0, -1)}
 
 
 def test_concurrent_index_updates_leave_the_sets_and_the_summaries_in_agreement(redis_url,
@@ -46,23 +48,23 @@ def test_concurrent_index_updates_leave_the_sets_and_the_summaries_in_agreement(
     for thread in threads:
         thread.join()
 
-    waiting_set = members(redis_client, index_key(WAITING))
-    sets = {status: members(redis_client, status_key(status)) for status in STATUSES}
+    waiting_set = members(redis_client, WAITING)
+    sets = {status: members(redis_client, set_name(status)) for status in STATUSES}
     for game in games:
         assert GameIndex(redis_client).summary(game) == {"status": "playing", "version": 4,
                                                          "waiting": True}
         assert [status for status in STATUSES if game in sets[status]] == ["playing"], game
         assert game in waiting_set
-    assert members(redis_client, index_key()) == set(games)
+    assert members(redis_client, ALL) == set(games)
 
 
 def test_an_older_update_changes_neither_the_summary_nor_the_sets(redis_client):
     index = GameIndex(redis_client)
     index.add("g", 1000, 5, "scoring", 2, waiting=True)
     assert index.update("g", 4, "playing", 2, waiting=False) == "scoring"
-    assert members(redis_client, index_key("scoring")) == {"g"}
-    assert members(redis_client, index_key("playing")) == set()
-    assert members(redis_client, index_key(WAITING)) == {"g"}
+    assert members(redis_client, "scoring") == {"g"}
+    assert members(redis_client, "playing") == set()
+    assert members(redis_client, WAITING) == {"g"}
 
 
 def test_a_game_waits_on_the_workers_only_while_a_bot_a_deadline_or_scoring_is_due(wiring):
@@ -71,12 +73,12 @@ def test_a_game_waits_on_the_workers_only_while_a_bot_a_deadline_or_scoring_is_d
     humans = service.create_game(HUMANS, seed=7, clock={"turn_s": None})
     clocked = service.create_game(HUMANS, seed=7)
     # a human's turn without a turn clock: not waiting; with one: its deadline is due
-    assert members(client, index_key(WAITING)) == {bots["id"], clocked["id"]}
+    assert members(client, WAITING) == {bots["id"], clocked["id"]}
     _, state = service.load(humans["id"])
     service.act(humans["id"], Principal(seat=awaiting(state).turn), {"type": "draw", "from": "stock"})
     _, state = service.load(humans["id"])
     assert awaiting(state).phase == "buying"  # silent humans owe an answer: a deadline is due
-    assert members(client, index_key(WAITING)) == {bots["id"], humans["id"], clocked["id"]}
+    assert members(client, WAITING) == {bots["id"], humans["id"], clocked["id"]}
 
 
 def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, bare, queue,
@@ -94,8 +96,8 @@ def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, ba
 
 def test_the_sweep_skips_a_waiting_entry_its_summary_does_not_back(wiring, bare, redis_client):
     game = bare.service.create_game(HUMANS, seed=7, clock={"turn_s": None})
-    redis_client.zadd(index_key(WAITING), {game["id"]: 1})  # a stray entry
-    redis_client.zadd(index_key(WAITING), {"no-such-game": 1})
+    redis_client.zadd(index_key(index_shard(game["id"]), WAITING), {game["id"]: 1})  # stray
+    redis_client.zadd(index_key(index_shard("no-such-game"), WAITING), {"no-such-game": 1})
     assert jobs.sweep().games == 0
 
 
@@ -115,5 +117,5 @@ def test_a_finished_game_leaves_the_waiting_set(redis_client):
     index = GameIndex(redis_client)
     index.add("g", 1000, 3, "playing", 7, waiting=True)
     index.update("g", 4, "finished", 7, waiting=True)
-    assert members(redis_client, index_key(WAITING)) == set()
-    assert members(redis_client, index_key("finished")) == {"g"}
+    assert members(redis_client, WAITING) == set()
+    assert members(redis_client, "finished") == {"g"}

@@ -61,8 +61,10 @@ def keys_of(client, game_id: str) -> list[bytes]:
 
 
 def members_of(client, game_id: str) -> list[str]:
-    """The global index sets that still hold the game."""
-    return [key for key in index_keys(game_id)[1:] if client.zscore(key, game_id) is not None]
+    """The keys of the game's index shard that still hold the game."""
+    versions, *sets = index_keys(game_id)[1:]
+    held = [versions] if client.hexists(versions, game_id) else []
+    return held + [key for key in sets if client.zscore(key, game_id) is not None]
 
 
 def act_with_key(service, game_id: str, key: str) -> None:

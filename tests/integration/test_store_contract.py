@@ -8,6 +8,7 @@ import time
 import pytest
 import redis
 
+from service.connections import connect
 from service.keys import events_key, idem_key
 from service.notify import Notifier
 from service.redis_store import RedisEventStore
@@ -215,14 +216,14 @@ class TestRedisEventStore(StoreContract):
     @pytest.fixture
     def store(self, redis_url, redis_client):
         # Its own notifier (not the process's shared one), since one test drains it.
-        notifier = Notifier(redis.Redis.from_url(redis_url))
-        yield RedisEventStore(redis.Redis.from_url(redis_url), notifier)
+        notifier = Notifier(connect(redis_url))
+        yield RedisEventStore(connect(redis_url), notifier)
         notifier.close()
 
     @pytest.fixture
     def short_claims(self, redis_url, redis_client):
-        notifier = Notifier(redis.Redis.from_url(redis_url))
-        yield RedisEventStore(redis.Redis.from_url(redis_url), notifier,
+        notifier = Notifier(connect(redis_url))
+        yield RedisEventStore(connect(redis_url), notifier,
                               claim_ttl_s=SHORT_CLAIM_S)
         notifier.close()
 
@@ -236,9 +237,9 @@ class TestRedisEventStore(StoreContract):
     def test_entries_use_explicit_ids_and_hash_tagged_keys(self, store, redis_client):
         store.append(GAME, [ev(1), ev(2)], 0, idempotency_key="k", fingerprint="fp")
         assert [entry_id for entry_id, _ in redis_client.xrange(events_key(GAME))] == [b"0-1", b"0-2"]
-        assert sorted(redis_client.keys()) == sorted(
+        assert sorted(list(redis_client.scan_iter())) == sorted(
             [events_key(GAME).encode(), idem_key(GAME, "k").encode()])
-        assert all(b"{g1}" in key for key in redis_client.keys())
+        assert all(b"{g1}" in key for key in list(redis_client.scan_iter()))
 
     def test_idempotency_keys_expire_after_a_day(self, store, redis_client):
         store.append(GAME, [ev(1)], 0, idempotency_key="k", fingerprint="fp")
@@ -246,7 +247,7 @@ class TestRedisEventStore(StoreContract):
 
     def test_an_empty_batch_creates_no_key(self, store, redis_client):
         store.append(GAME, [], 0, idempotency_key="k", fingerprint="fp")
-        assert redis_client.keys() == []
+        assert list(redis_client.scan_iter()) == []
 
     def test_backend_errors_become_store_errors(self, store, redis_client):
         redis_client.set(events_key(GAME), "not a stream")
@@ -262,9 +263,32 @@ class TestRedisEventStore(StoreContract):
             dead.version(GAME)
 
     def test_wait_is_capped_at_the_longest_wait(self, redis_url, redis_client):
-        notifier = Notifier(redis.Redis.from_url(redis_url))
-        store = RedisEventStore(redis.Redis.from_url(redis_url), notifier, max_wait_s=0.5)
+        notifier = Notifier(connect(redis_url))
+        store = RedisEventStore(connect(redis_url), notifier, max_wait_s=0.5)
         started = time.monotonic()
         assert store.wait(GAME, 0, 30) == []
         assert time.monotonic() - started < 3
         notifier.close()
+
+
+class TestRedisClusterEventStore(TestRedisEventStore):
+    """The same suite on a real Redis Cluster (three primaries, three replicas: issue 12,
+    docs/cluster.md): a game's keys share its slot, so every script runs there."""
+
+    @pytest.fixture
+    def redis_url(self, redis_cluster):
+        return redis_cluster.url
+
+    @pytest.fixture
+    def redis_client(self, cluster_client):
+        return cluster_client
+
+    def test_a_game_is_on_one_node_and_games_spread_over_the_primaries(self, store,
+                                                                       redis_cluster):
+        games = [f"game{n}" for n in range(30)]
+        for game in games:
+            store.append(game, [ev(1)], 0, idempotency_key="k", fingerprint="fp")
+        homes = {game: redis_cluster.primary_port(events_key(game)) for game in games}
+        assert all(redis_cluster.primary_port(idem_key(game, "k")) == homes[game]
+                   for game in games)
+        assert len(set(homes.values())) == 3

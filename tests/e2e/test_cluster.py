@@ -1,0 +1,68 @@
+"""Scale-out on a Redis Cluster (issue 12, docs/cluster.md), end to end: gunicorn serving the
+API and a `rummy worker` process, the event store, index, deadlines and notifications on a real
+cluster of three primaries and three replicas (service.embedded_cluster), the RQ queues on a
+separate single server (RUMMY_QUEUE_URL). Four-bot games play to their end, and one does
+through a manual failover of the primary serving it (CLUSTER FAILOVER on its replica): no
+acknowledged event is lost (versions contiguous, every event seen before still there, each
+round dealt and scored once, 107 cards at each round's end, R1.4)."""
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+import redis
+
+from bench.stack import free_port, start_api, start_worker, stop, wait_healthy
+from e2e_harness import ADMIN_KEY, OFFER_DEADLINE_S, SECRET, Client
+from service.connections import connect
+from service.keys import events_key
+from test_games import BOTS
+from test_redis_outage import check_game, events_until
+
+
+@pytest.fixture(scope="module")
+def stack(redis_cluster, redis_url, tmp_path_factory):
+    """(client, cluster client, queue client) of an API and a worker on the cluster."""
+    queues = redis.Redis.from_url(redis_url)
+    queues.flushdb()
+    store = connect(redis_cluster.url)
+    store.flushdb()
+    env = {**os.environ, "REDIS_URL": redis_cluster.url, "RUMMY_QUEUE_URL": redis_url,
+           "RUMMY_ADMIN_KEY": ADMIN_KEY, "RUMMY_SECRET": SECRET,
+           "RUMMY_OFFER_DEADLINE_S": str(OFFER_DEADLINE_S), "RUMMY_SWEEP_INTERVAL_S": "1",
+           "RUMMY_SWEEP_STALE_S": "3", "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1",
+           "RUMMY_RATE_LIMITS": "off"}
+    logs = tmp_path_factory.mktemp("cluster")
+    bind = f"127.0.0.1:{free_port()}"
+    api_log, worker_log = (logs / "api.log").open("w"), (logs / "worker.log").open("w")
+    api = start_api(env, bind, stdout=api_log, stderr=subprocess.STDOUT)
+    worker = start_worker(env, stdout=worker_log, stderr=subprocess.STDOUT)
+    try:
+        wait_healthy(f"http://{bind}", api)
+        yield Client(f"http://{bind}"), store, queues
+    finally:
+        stop(api)
+        stop(worker)
+        api_log.close()
+        worker_log.close()
+
+
+def test_four_bots_finish_on_the_cluster_with_the_queues_on_their_own_server(stack):
+    client, store, queues = stack
+    game = client.create(BOTS, seed=1201)
+    check_game(client, game, [])
+    assert store.exists(events_key(game["id"])) and not queues.exists(events_key(game["id"]))
+    assert queues.exists("rq:queues") and not store.exists("rq:queues")
+    listed = client.get("/v1/games?status=finished").json()["items"]
+    assert game["id"] in [item["id"] for item in listed]
+
+
+def test_a_primary_failover_mid_game_loses_no_acknowledged_event(stack, redis_cluster):
+    client, store, _ = stack
+    game = client.create(BOTS, seed=1202)
+    before = events_until(client, game, 120)
+    primary = redis_cluster.primary_port(events_key(game["id"]))
+    promoted = redis_cluster.failover(primary)
+    assert redis_cluster.primary_port(events_key(game["id"])) == promoted
+    check_game(client, game, before)
