@@ -1,5 +1,6 @@
 """Scale-out on a Redis Cluster (issue 12, docs/cluster.md), end to end: gunicorn serving the
-API and a `rummy worker` process, the event store, index, deadlines and notifications on a real
+API and a `rummy worker` process, the event store, index, deadlines, notifications and rate
+limits on a real
 cluster of three primaries and three replicas (service.embedded_cluster), the RQ queues on a
 separate single server (RUMMY_QUEUE_URL). Four-bot games play to their end, and one does
 through a manual failover of the primary serving it (CLUSTER FAILOVER on its replica): no
@@ -32,7 +33,7 @@ def stack(redis_cluster, redis_url, tmp_path_factory):
            "RUMMY_ADMIN_KEY": ADMIN_KEY, "RUMMY_SECRET": SECRET,
            "RUMMY_OFFER_DEADLINE_S": str(OFFER_DEADLINE_S), "RUMMY_SWEEP_INTERVAL_S": "1",
            "RUMMY_SWEEP_STALE_S": "3", "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1",
-           "RUMMY_RATE_LIMITS": "off"}
+           "RUMMY_RATE_LIMITS": "general=1000/second"}  # counted on the cluster too
     logs = tmp_path_factory.mktemp("cluster")
     bind = f"127.0.0.1:{free_port()}"
     api_log, worker_log = (logs / "api.log").open("w"), (logs / "worker.log").open("w")
@@ -54,8 +55,10 @@ def test_four_bots_finish_on_the_cluster_with_the_queues_on_their_own_server(sta
     check_game(client, game, [])
     assert store.exists(events_key(game["id"])) and not queues.exists(events_key(game["id"]))
     assert queues.exists("rq:queues") and not store.exists("rq:queues")
-    listed = client.get("/v1/games?status=finished").json()["items"]
-    assert game["id"] in [item["id"] for item in listed]
+    listed = client.get("/v1/games?status=finished")
+    assert game["id"] in [item["id"] for item in listed.json()["items"]]
+    assert int(listed.headers["RateLimit-Remaining"]) < 1000  # the limiter's storage answered
+    assert any(store.scan_iter("*rummy-rate*"))  # flask-limiter counts on the cluster
 
 
 def test_a_primary_failover_mid_game_loses_no_acknowledged_event(stack, redis_cluster):
