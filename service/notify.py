@@ -5,7 +5,10 @@ Every append publishes the game's new version on the sharded channel `rummy:{<ga
 Each process keeps ONE subscriber connection, run by a `Notifier`: it subscribes to the games
 that have local listeners and wakes those listeners, which then read the stream with XRANGE.
 So a waiting long poll or SSE stream holds no Redis connection and no blocking read, and the
-channel lives in its game's Cluster slot (a multi-stream XREAD could not span slots).
+channel lives in its game's Cluster slot (a multi-stream XREAD could not span slots). On a
+Redis Cluster the client is a RedisCluster and its pubsub a ClusterPubSub: one connection per
+node holding subscribed channels, each channel on its slot's primary; a channel the server
+drops (its slot moved in a failover) is read and subscribed again (docs/cluster.md).
 
 A notification can be lost (the subscriber reconnecting, a channel subscribed a moment after
 the append), so a loss only delays: every (re)subscription confirmed by the server wakes that

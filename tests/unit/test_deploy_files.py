@@ -55,3 +55,30 @@ def test_k8s_probes_and_restarts():
     redis = container(documents["StatefulSet/rummy-redis"])
     assert redis["args"][redis["args"].index("--appendonly") + 1] == "yes"
     assert "livenessProbe" in redis and "readinessProbe" in redis
+
+
+def test_the_cluster_variants_put_the_store_on_a_cluster_and_the_queues_on_one_redis():
+    """docs/cluster.md: compose override and k8s folder, six cluster nodes, every process with
+    a redis+cluster:// REDIS_URL and a single-Redis RUMMY_QUEUE_URL that the settings accept."""
+    from service.config import Settings
+
+    override = yaml.safe_load((DEPLOY / "docker-compose.cluster.yml").read_text())["services"]
+    base = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    nodes = [name for name in override if name.startswith("redis-") and name[6:].isdigit()]
+    assert len(nodes) == 6 and "--cluster-enabled" in override[nodes[0]]["command"]
+    assert "--cluster-replicas 1" in " ".join(override["redis-cluster-init"]["command"])
+    for name in ("api", "worker", "webhooks"):
+        env = {**base[name]["environment"], **override[name]["environment"]}
+        Settings(redis_url=env["REDIS_URL"], queue_url=env["RUMMY_QUEUE_URL"])
+        assert env["REDIS_URL"].startswith("redis+cluster://")
+        assert env["RUMMY_QUEUE_URL"].split("//")[1].startswith("redis:")  # the single Redis
+    documents = {f"{d['kind']}/{d['metadata']['name']}": d for path in
+                 (DEPLOY / "k8s" / "cluster").glob("*.yaml")
+                 for d in yaml.safe_load_all(path.read_text())}
+    assert documents["StatefulSet/rummy-redis-cluster"]["spec"]["replicas"] == 6
+    config = documents["ConfigMap/rummy-config"]["data"]
+    Settings(redis_url=config["REDIS_URL"], queue_url=config["RUMMY_QUEUE_URL"])
+    assert config["REDIS_URL"].startswith("redis+cluster://")
+    assert "Job/rummy-redis-cluster-init" in documents
+    single = k8s_documents()["ConfigMap/rummy-config"]["data"]
+    assert set(single) <= set(config) | {"RUMMY_ARCHIVE_DIR"}  # the variant keeps every setting
