@@ -6,7 +6,7 @@ from flask import Flask
 from api import caching, docs_site, errors, metrics, ratelimits, server_time, visibility, web
 from api.auth import SECURITY_SCHEMES
 from api.parsing import BoundedRequest
-from api.resources import actions, control, events, games, lobby, players, system
+from api.resources import actions, control, events, games, lobby, players, profiles, system
 from service.bootstrap import build_service
 from service.config import RateLimits, Settings, trusted_networks
 
@@ -72,7 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.extensions["rummy"] = build_service(settings=settings)
     api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()]})
-    for resource in (games, lobby, actions, control, events, players, system):
+    for resource in (games, lobby, actions, control, events, players, profiles, system):
         api.register_blueprint(resource.blp)
     api.register_blueprint(players.deliveries.blp)
     app.register_blueprint(docs_site.blp)

@@ -176,7 +176,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(UnsupportedProfile)
     def _profile(e):
-        return problem(422, "unsupported-profile", str(e))
+        return problem(422, "unsupported-profile", e.message, rule=e.rule, option=e.option)
 
     @app.errorhandler(ValueError)
     def _invalid(e):

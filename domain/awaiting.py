@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.decide_claims import waiting_for_claim
 from domain.offers import waiting_for
-from domain.state import ABORTED, BUYING, FINISHED, PLAYING, SCORING, GameState
+from domain.state import ABORTED, BUYING, CLAIM, FINISHED, PLAYING, SCORING, GameState
 
 
 @dataclass(frozen=True)
 class Awaiting:
-    """`status` "waiting"|"playing"|"scoring"|"finished"|"aborted"|"expired"; `turn` the active seat (None unless playing);
-    `phase` "draw"|"play"|"buying" (None unless playing); `seats` that must act now (the
-    active seat, or the seats owing an answer to the open offer, R6.9; empty otherwise)."""
+    """`status` "waiting"|"playing"|"scoring"|"finished"|"aborted"|"expired"; `turn` the active
+    seat (None unless playing); `phase` "draw"|"play"|"buying"|"claim"|"cut" (None unless
+    playing); `seats` that must act now (the active seat, the cutter (R11.19), or the seats
+    owing an answer to the open offer (R6.9) or claim (R11.18); empty otherwise)."""
 
     status: str
     turn: int | None
@@ -33,4 +35,7 @@ def awaiting(state: GameState) -> Awaiting:
         return Awaiting(state.status, None, None, ())
     if rnd.phase == BUYING and rnd.offer is not None:
         return Awaiting(PLAYING, rnd.turn, BUYING, waiting_for(rnd.offer, rnd.turn, state.seats))
+    if rnd.phase == CLAIM:
+        return Awaiting(PLAYING, rnd.turn, CLAIM,
+                        waiting_for_claim(rnd.claim, rnd, state.seats))
     return Awaiting(PLAYING, rnd.turn, rnd.phase, (rnd.turn,))

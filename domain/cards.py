@@ -24,12 +24,13 @@ _POINTS = {code: (15 if r == "A" else 10 if r in "JQK" else int(r))
 _POINTS[JOKER] = 15
 
 
-def full_deck():
-    """Return the 107 card codes of the game, unshuffled (R1.2).
+def full_deck(packs=2, jokers=3):
+    """Return the card codes of the game, unshuffled (R1.2; R11.2, R11.3 for other decks).
 
-    Two 52-card packs (each natural code twice) and three jokers.
+    `packs` 52-card packs (each natural code `packs` times) and `jokers` jokers: 107 cards
+    by default.
     """
-    return NATURALS + NATURALS + (JOKER, JOKER, JOKER)
+    return NATURALS * packs + (JOKER,) * jokers
 
 
 def parse_card(code):
@@ -44,13 +45,18 @@ def parse_card(code):
 
 
 def parse_entry(entry):
-    """Return ``entry`` if it is a card code or a declared joker ``"JK=<natural>"``.
+    """Return ``entry`` if it is a card code, a declared joker ``"JK=<natural>"`` or a wild
+    deuce ``"2C=<natural>"`` / ``"2C=<rank>"`` (R11.15; whether deuces are wild is the
+    profile's to say).
 
     Raises ``ValueError`` otherwise.
     """
     if entry in _RANK_SUIT or entry == JOKER:
         return entry
     if entry.startswith(JOKER_PREFIX) and entry[3:] in _RANK_SUIT:
+        return entry
+    head, _, declared = entry.partition("=")
+    if head[:-1] == "2" and head in _RANK_SUIT and (declared in _RANK_SUIT or declared in RANKS):
         return entry
     raise ValueError(f"{entry!r} is neither a card code nor a declared joker like JK=6C")
 
@@ -66,8 +72,11 @@ def is_natural(code):
 
 
 def physical_card(entry):
-    """The card a meld entry is made of: ``"JK"`` for ``"JK=6C"``, else the code itself."""
-    return JOKER if entry[:2] == JOKER else entry
+    """The card a meld entry is made of: ``"JK"`` for ``"JK=6C"``, ``"2C"`` for a wild deuce
+    ``"2C=7S"`` or ``"2C=7"`` (R11.15), else the code itself."""
+    if entry[:2] == JOKER:
+        return JOKER
+    return entry.split("=", 1)[0]
 
 
 def declared_card(entry):

@@ -35,7 +35,7 @@ def describe_contract(round_):
     return " and ".join(parts)
 
 
-def check_opening(round_, melds, hand, owner=0):
+def check_opening(round_, melds, hand, owner=0, profile=None):
     """Validate an opening and return its melds as :class:`~domain.melds.Meld` objects.
 
     ``melds`` is a list of card lists in FORMAT.md notation; ``hand`` the opener's cards (a
@@ -47,7 +47,14 @@ def check_opening(round_, melds, hand, owner=0):
     and :class:`~domain.errors.RuleViolation` citing R3.x (a meld is invalid), R4.2 (wrong
     shape, extra meld or card), R8.2 (round 7 shape or cards left), R4.3 (contiguous runs) or
     R1.4 (cards the opener does not hold; a joker counts once, R3.5).
+
+    Another `profile` (RULES.md §11) is checked by `domain.variants.contracts.check_opening`.
     """
+    if profile is not None and not profile.standard_melding:
+        from domain.variants.contracts import check_opening as general
+        return general(profile, round_, melds, hand, owner)
+    if profile is not None:  # a play-off deal plays the last contract (R11.16)
+        round_ = profile.contract_index(round_) + 1
     if round_ not in CONTRACTS:
         raise MalformedAction("R2.1", f"there is no round {round_!r}; rounds are 1-7")
     if not isinstance(melds, (list, tuple)) or not all(isinstance(m, (list, tuple)) for m in melds):
@@ -58,7 +65,7 @@ def check_opening(round_, melds, hand, owner=0):
     else:
         _check_shape(round_, built)
     used = Counter(physical_card(entry) for meld in built for entry in meld.cards)
-    _check_in_hand(used, Counter(hand))
+    check_in_hand(used, Counter(hand))
     check_runs_apart(built)
     if round_ == FINAL_ROUND and used != Counter(hand):
         left = sorted((Counter(hand) - used).elements())
@@ -99,7 +106,8 @@ def _check_final_shape(melds):
                                     "three runs")
 
 
-def _check_in_hand(used, hand):
+def check_in_hand(used, hand):
+    """Raise RuleViolation R1.4 when the Counter `used` needs cards the Counter `hand` lacks."""
     missing = used - hand
     if missing:
         card = sorted(missing)[0]

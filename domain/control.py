@@ -17,7 +17,7 @@ from domain.decide_common import require_seat
 from domain.errors import RuleViolation
 from domain.events import Event, GameAborted, SeatReclaimed, SeatTakenOver, TurnTimedOut
 from domain.lobby import lobby_bot_level
-from domain.state import (ABORTED, DRAW, FINISHED, PLAY, PLAYING, RESIGNED, TIMEOUTS,
+from domain.state import (ABORTED, CUT, DRAW, FINISHED, PLAY, PLAYING, RESIGNED, TIMEOUTS,
                           GameState)
 
 DEFAULT_TAKEOVER_LEVEL = "basic"
@@ -55,7 +55,7 @@ def time_out(state: GameState, seat: None, action: dict, rng: random.Random) -> 
     wait = awaiting(state)
     if state.clock is None:
         raise RuleViolation("T2", "this game has no clock")
-    if wait.status != PLAYING or wait.turn != target or wait.phase not in (DRAW, PLAY):
+    if wait.status != PLAYING or wait.turn != target or wait.phase not in (DRAW, PLAY, CUT):
         raise RuleViolation("T2", f"seat {target}'s turn is not awaited now")
     if bot_level(state, target) is not None:
         raise RuleViolation("T2", f"seat {target} is played by a bot now")

@@ -2,8 +2,9 @@
 
 Player actions are FORMAT.md's `do` objects plus seat control (`resign`, `reclaim`,
 domain.control); system actions (seat None) are `{"type": "score_round"}`,
-`{"type": "close_offer"}`, `{"type": "time_out", "seat": s}` and `{"type": "abort"}`; a lobby game's `join`, `start`
-and `expire` (domain.lobby). Nothing here mutates its input; all
+`{"type": "close_offer"}`, `{"type": "close_claim"}` (R11.18), `{"type": "time_out",
+"seat": s}` and `{"type": "abort"}`; a lobby game's `join`, `start` and `expire`
+(domain.lobby). Nothing here mutates its input; all
 randomness comes from the injected `rng` and is recorded in the events.
 """
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Callable
 
 from domain.control import abort, reclaim, require_not_aborted, resign, time_out
 from domain.decide_buying import answer, close_offer
+from domain.decide_claims import claim, claim_pass, close_claim
+from domain.decide_cut import cut
 from domain.decide_melding import lay_off, open_contract, swap_joker
 from domain.decide_scoring import deal_round, score_round
 from domain.decide_turn import discard, draw
@@ -23,10 +26,20 @@ from domain.positions import normalize_position
 from domain.profile import RuleProfile
 from domain.state import GameState
 
+def _pass(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
+    """`pass` answers the open Shanghai claim if there is one (R11.18), else the buy offer."""
+    rnd = state.round
+    if rnd is not None and rnd.claim is not None:
+        return claim_pass(state, seat, action, rng)
+    return answer(state, seat, action, rng)
+
+
 PLAYER_ACTIONS: dict[str, Callable[..., list[Event]]] = {
     "draw": draw,
     "buy": answer,
-    "pass": answer,
+    "pass": _pass,
+    "claim": claim,
+    "cut": cut,
     "open": open_contract,
     "lay_off": lay_off,
     "swap_joker": swap_joker,
@@ -37,6 +50,7 @@ PLAYER_ACTIONS: dict[str, Callable[..., list[Event]]] = {
 SYSTEM_ACTIONS: dict[str, Callable[..., list[Event]]] = {
     "score_round": score_round,
     "close_offer": close_offer,
+    "close_claim": close_claim,
     "time_out": time_out,
     "abort": abort,
     **LOBBY_ACTIONS,
@@ -66,7 +80,8 @@ def decide(state: GameState, seat: int | None, action: dict, rng: random.Random)
 
 def start_game(profile: RuleProfile, seats: int = 4, rng: random.Random | None = None,
                seed: int | str | None = None) -> list[Event]:
-    """GameCreated (first dealer drawn from `rng`, R2.2) and RoundDealt for round 1 (R2.3).
+    """GameCreated (first dealer drawn from `rng`, R2.2; every option of the profile, R11)
+    and the first deal: RoundDealt (R2.3), or DeckShuffled awaiting the cut (R11.19).
 
     `seed` is only recorded (hidden from seats until the game ends). Raises ValueError when
     `seats` differs from the profile's players (R1.1) or `rng` is missing.
@@ -77,7 +92,7 @@ def start_game(profile: RuleProfile, seats: int = 4, rng: random.Random | None =
         raise ValueError("start_game needs an rng: the deal is random (R2.2, R2.3)")
     dealer = rng.randrange(seats)
     return [GameCreated(profile=profile.to_json(), seats=seats, first_dealer=dealer, seed=seed),
-            deal_round(1, dealer, rng)]
+            deal_round(1, dealer, rng, profile)]
 
 
 def start_from_position(position: dict, rng: random.Random | None = None) -> list[Event]:

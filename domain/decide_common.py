@@ -7,7 +7,7 @@ from domain.cards import parse_card, parse_entry
 from domain.errors import MalformedAction, RuleViolation
 from domain.events import CardDrawn, Event, RoundEnded, StockRebuilt
 from domain.fold import fold
-from domain.state import BUYING, DRAW, FINISHED, SCORING, GameState, RoundState
+from domain.state import BUYING, CLAIM, CUT, DRAW, FINISHED, SCORING, GameState, RoundState
 
 
 class Batch:
@@ -71,6 +71,10 @@ def require_turn(state: GameState, seat: object, phase: str) -> RoundState:
     if rnd.phase == BUYING:
         raise RuleViolation("R6.9", f"wait: {rnd.offer.card if rnd.offer else 'the discard'} "
                                     f"is being offered to the other players")
+    if rnd.phase == CLAIM:
+        raise RuleViolation("R11.18", "wait: the other players may claim the discard first")
+    if rnd.phase == CUT:
+        raise RuleViolation("R11.19", "the deal waits for the cut")
     if rnd.phase != phase:
         if phase == DRAW:
             raise RuleViolation("R5.1", "you have drawn this turn already")
@@ -115,12 +119,12 @@ def supply_stock_card(batch: Batch, rng: random.Random, keep: int = 1) -> bool:
 
     The rebuild shuffles the discard pile except its top `keep` cards (2 while a bought card
     still lies on the new top) and records the order in StockRebuilt. Returns False when no
-    card can be supplied (R10.2).
+    card can be supplied (R10.2), also when the profile's rebuilds are spent (R11.17).
     """
     rnd = batch.round
     if rnd.stock:
         return True
-    if len(rnd.discard) <= keep:
+    if len(rnd.discard) <= keep or not batch.state.profile.rebuild_allowed(rnd.rebuilds):
         return False
     pile = list(rnd.discard[:-keep])
     rng.shuffle(pile)

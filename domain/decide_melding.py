@@ -4,12 +4,13 @@ from __future__ import annotations
 import random
 
 from domain.cards import JOKER, joker_as, physical_card
-from domain.contracts import FINAL_ROUND, check_opening
+from domain.contracts import check_opening
 from domain.decide_common import Batch, end_field, entry_field, card_field, meld_index, require_turn
 from domain.errors import MalformedAction, RuleViolation
 from domain.events import CardLaidOff, ContractOpened, Event, JokerSwapped, RoundEnded
 from domain.melds import GROUP, Meld, lay_off as lay_off_meld, swap_joker as swap_meld_joker
 from domain.state import PLAY, GameState, RoundState
+from domain.variants import melds as general
 
 
 def open_contract(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
@@ -22,9 +23,9 @@ def open_contract(state: GameState, seat: object, action: dict, rng: random.Rand
     rnd = require_turn(state, seat, PLAY)
     if rnd.opened[seat] is not None:
         raise RuleViolation("R4.4", "you have opened already: no new melds this round")
-    melds = check_opening(rnd.number, action.get("melds"), rnd.hands[seat], seat)
+    melds = check_opening(rnd.number, action.get("melds"), rnd.hands[seat], seat, state.profile)
     laid = sum(len(meld.cards) for meld in melds)
-    final = rnd.number == FINAL_ROUND
+    final = state.profile.final_whole_hand(rnd.number)
     if not final and laid == len(rnd.hands[seat]):
         raise RuleViolation("R5.6", "keep a card to discard: only a discard empties a hand")
     batch = Batch(state)
@@ -48,7 +49,7 @@ def lay_off(state: GameState, seat: object, action: dict, rng: random.Random) ->
     _require_in_hand(rnd, seat, physical_card(entry))
     _require_card_left(rnd, seat)
     meld = rnd.melds[index]
-    placed = lay_off_meld(meld, entry, end)
+    placed = lay_off_meld(meld, entry, end, state.profile.meld_rules)
     return [CardLaidOff(seat=seat, meld=index, card=entry, end=_end_used(meld, placed))]
 
 
@@ -60,21 +61,25 @@ def swap_joker(state: GameState, seat: object, action: dict, rng: random.Random)
     group). Raises RuleViolation R7.5 (group joker, not the exact card, joker cannot be
     placed, not opened on an earlier turn), R4.5, R8.1, R1.4, R5.6/R7.6, plus the turn guards.
     """
-    rnd = _lay_off_phase(state, seat, "R7.5")
+    rnd = _lay_off_phase(state, seat, "R7.5", swap=True)
     index = meld_index(rnd, action.get("meld"))
     natural = card_field(action)
     target = action.get("joker_to")
     if not isinstance(target, dict):
         raise MalformedAction("R7.5", "joker_to names the meld the released joker goes onto")
     to_index = meld_index(rnd, target.get("meld"))
-    joker_entry = _joker_entry(target.get("as"))
     end = end_field(target.get("end"))
     _require_in_hand(rnd, seat, natural)
     _require_card_left(rnd, seat)
-    swapped = swap_meld_joker(rnd.melds[index], natural)
+    rules = state.profile.meld_rules
+    if rules.wild_twos:  # the released card may be a deuce (R11.15)
+        swapped, released = general.swap_joker(rnd.melds[index], natural, rules)
+    else:
+        swapped, released = swap_meld_joker(rnd.melds[index], natural), JOKER
     receiver = swapped if to_index == index else rnd.melds[to_index]
+    joker_entry = _joker_entry(target.get("as"), released, receiver)
     try:
-        placed = lay_off_meld(receiver, joker_entry, end)
+        placed = lay_off_meld(receiver, joker_entry, end, rules)
     except RuleViolation as refusal:
         raise RuleViolation("R7.5", f"the released joker must be laid off at once: "
                                     f"{refusal.message}") from None
@@ -82,14 +87,16 @@ def swap_joker(state: GameState, seat: object, action: dict, rng: random.Random)
                          joker_card=joker_entry, joker_end=_end_used(receiver, placed))]
 
 
-def _lay_off_phase(state: GameState, seat: object, not_opened_rule: str) -> RoundState:
+def _lay_off_phase(state: GameState, seat: object, not_opened_rule: str,
+                   swap: bool = False) -> RoundState:
     rnd = require_turn(state, seat, PLAY)
-    if rnd.number == FINAL_ROUND:
-        raise RuleViolation("R8.1", "there is no laying off in round 7")
+    if state.profile.final_whole_hand(rnd.number):
+        raise RuleViolation("R8.1", "there is no laying off in the final round")
     opened = rnd.opened[seat]
     if opened is None:
         raise RuleViolation(not_opened_rule, "open with the contract before laying off")
-    if opened == "this_turn" and not state.profile.lay_off_on_opening_turn:
+    # R11.7 lifts the wait for lay-offs only: a swap needs an earlier opening (R7.5).
+    if opened == "this_turn" and (swap or not state.profile.lay_off_on_opening_turn):
         raise RuleViolation("R4.5", "you opened this turn: lay-offs and swaps start next turn")
     return rnd
 
@@ -104,10 +111,12 @@ def _require_card_left(rnd: RoundState, seat: int) -> None:
         raise RuleViolation("R5.6", "keep a card to discard: only a discard empties a hand (R7.6)")
 
 
-def _joker_entry(declared: object) -> str:
-    if declared is None:
-        return JOKER
-    return joker_as(card_field({"as": declared}, "as"))
+def _joker_entry(declared: object, released: str, receiver: Meld) -> str:
+    if declared is not None:
+        declared = card_field({"as": declared}, "as")
+    if released == JOKER:
+        return JOKER if declared is None else joker_as(declared)
+    return general.released_entry(released, declared, receiver)
 
 
 def _end_used(before: Meld, after: Meld) -> str | None:

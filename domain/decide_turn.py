@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from domain.decide_buying import offer_or_draw
+from domain.decide_claims import after_discard
 from domain.decide_common import Batch, card_field, require_turn
 from domain.errors import MalformedAction, RuleViolation
 from domain.events import CardDiscarded, CardDrawn, Event, RoundEnded, StockChosen
@@ -37,14 +38,22 @@ def draw(state: GameState, seat: object, action: dict, rng: random.Random) -> li
 
 
 def discard(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
-    """`{"type": "discard", "card": "4D"}`: ends the turn (R5.5); the last card goes out (R5.6).
+    """`{"type": "discard", "card": "4D", "shanghai"?: bool}`: ends the turn (R5.5); the last
+    card goes out (R5.6).
 
     The turn passes left, unless the hand is now empty (went out, R5.7) or the round reached
-    the profile's `max_turns_per_round` (no winner, R10.4). Raises RuleViolation R1.4 (not in
-    hand) or R5.5 (the card code taken from the discard pile this turn), plus the turn guards.
+    the profile's `max_turns_per_round` (no winner, R10.4). Under `shanghai_call` an uncalled
+    discard that fits a meld opens a claim; a called one is protected (R11.18). Raises
+    RuleViolation R1.4 (not in hand), R5.5 (the card code taken from the discard pile this
+    turn) or R11.18 (a call without `shanghai_call`), plus the turn guards.
     """
     rnd = require_turn(state, seat, PLAY)
     card = card_field(action)
+    called = action.get("shanghai", False)
+    if not isinstance(called, bool):
+        raise MalformedAction("R11.18", f"shanghai is true or false, not {called!r}")
+    if called and not state.profile.shanghai_call:
+        raise RuleViolation("R11.18", "this profile has no Shanghai call")
     hand = rnd.hands[seat]
     if card not in hand:
         raise RuleViolation("R1.4", f"{card} is not in your hand")
@@ -57,4 +66,6 @@ def discard(state: GameState, seat: object, action: dict, rng: random.Random) ->
         batch.add(RoundEnded(winner=seat, reason="went_out"))
     elif rnd.turns >= state.profile.max_turns_per_round:
         batch.add(RoundEnded(winner=None, reason="turn_cap"))
+    elif state.profile.shanghai_call:
+        after_discard(batch, seat, card, called)
     return batch.events

@@ -110,11 +110,12 @@ class OfferClosed(Event):
 
 @_event
 class CardBought(Event):
-    """`seat` took the offered `card` and the stock top `penalty` (R6.3; penalty hidden)."""
+    """`seat` took the offered `card` and the stock top `penalty` (R6.3; penalty hidden;
+    None when the profile takes no penalty card, R11.10; further ones: PenaltyCardTaken)."""
 
     seat: int
     card: str
-    penalty: str
+    penalty: str | None
 
 
 @_event
@@ -283,3 +284,6 @@ def _from_json(value: object) -> object:
     if isinstance(value, list):
         return tuple(_from_json(item) for item in value)
     return value
+
+
+from domain import events_variants  # noqa: E402,F401  (registers the §11 events)

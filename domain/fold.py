@@ -9,16 +9,17 @@ from bisect import bisect_left
 from typing import Callable, Iterable
 
 from domain import events as ev
-from domain.cards import joker_as, physical_card
+from domain import events_variants as evv
+from domain.cards import physical_card
 from domain.deal import deal_from_deck
-from domain.melds import Meld, meld_kind
+from domain.melds import Meld, meld_kind, wild_index
 from domain.offers import with_answer
 from domain.lobby import LOBBY_HANDLERS
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
-    ABORTED, BUYING, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Clock, GameState, Offer,
-    RoundState, Takeover,
+    ABORTED, BUYING, CLAIM, CUT, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Claim, Clock,
+    GameState, Offer, RoundState, Takeover,
 )
 
 
@@ -98,16 +99,33 @@ def _position_loaded(_: None, __: None, e: ev.PositionLoaded) -> tuple[Fields, F
     return dict(state.__dict__), dict(state.round.__dict__)
 
 
-def _round_dealt(game: Fields, _: Fields | None, e: ev.RoundDealt) -> tuple[Fields, Fields]:
+def _round_dealt(game: Fields, old: Fields | None, e: ev.RoundDealt) -> tuple[Fields, Fields]:
     seats = game["seats"]
     game["timed_out"] = None
     hands, discard, stock = deal_from_deck(e.deck, e.dealer, seats,
-                                           game["profile"].deal_sizes[e.round - 1])
+                                           game["profile"].deal_size(e.round))
+    cut = old is not None and old["phase"] == CUT  # R11.19: the cut of this deal came first
     rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer + 1) % seats, phase=DRAW,
                      hands=hands, opened=(None,) * seats, stock=stock, discard=discard,
-                     discard_taken=((),) * seats)
+                     discard_taken=((),) * seats, purchases=(0,) * seats,
+                     cut_bonus_seat=old["cut_bonus_seat"] if cut else None)
     game["status"] = PLAYING
     return game, dict(rnd.__dict__)
+
+
+def _deck_shuffled(game: Fields, _: Fields | None, e: evv.DeckShuffled) -> tuple[Fields, Fields]:
+    seats = game["seats"]
+    game["timed_out"] = None
+    rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer - 1) % seats, phase=CUT,
+                     hands=((),) * seats, opened=(None,) * seats, stock=e.deck,
+                     discard_taken=((),) * seats, purchases=(0,) * seats)
+    game["status"] = PLAYING
+    return game, dict(rnd.__dict__)
+
+
+def _deck_cut(game: Fields, rnd: Fields, e: evv.DeckCut) -> tuple[Fields, Fields]:
+    rnd["cut_bonus_seat"] = e.seat if e.exact else None
+    return game, rnd
 
 
 def _stock_chosen(game: Fields, rnd: Fields, _: ev.StockChosen) -> tuple[Fields, Fields]:
@@ -115,7 +133,9 @@ def _stock_chosen(game: Fields, rnd: Fields, _: ev.StockChosen) -> tuple[Fields,
 
 
 def _offer_opened(game: Fields, rnd: Fields, e: ev.OfferOpened) -> tuple[Fields, Fields]:
-    rnd["phase"], rnd["offer"] = BUYING, Offer(card=e.card, barred=e.barred)
+    cap = game["profile"].purchases_per_player_per_round
+    capped = () if cap is None else tuple(s for s, n in enumerate(rnd["purchases"]) if n >= cap)
+    rnd["phase"], rnd["offer"] = BUYING, Offer(card=e.card, barred=e.barred, capped=capped)
     return game, rnd
 
 
@@ -135,9 +155,20 @@ def _offer_closed(game: Fields, rnd: Fields, _: ev.OfferClosed) -> tuple[Fields,
 
 
 def _card_bought(game: Fields, rnd: Fields, e: ev.CardBought) -> tuple[Fields, Fields]:
-    _give(rnd, e.seat, _with(_with(rnd["hands"][e.seat], e.card), e.penalty))
-    rnd["discard"], rnd["stock"] = rnd["discard"][:-1], rnd["stock"][1:]
+    hand = _with(rnd["hands"][e.seat], e.card)
+    if e.penalty is not None:  # R11.10: a profile may take no penalty card
+        hand, rnd["stock"] = _with(hand, e.penalty), rnd["stock"][1:]
+    _give(rnd, e.seat, hand)
+    rnd["discard"] = rnd["discard"][:-1]
+    rnd["purchases"] = _replaced(rnd["purchases"], e.seat, rnd["purchases"][e.seat] + 1)
     _took_from_discard(rnd, e.seat, e.card)   # the bought card only: the penalty is hidden
+    return game, rnd
+
+
+def _penalty_card_taken(game: Fields, rnd: Fields,
+                        e: evv.PenaltyCardTaken) -> tuple[Fields, Fields]:
+    _give(rnd, e.seat, _with(rnd["hands"][e.seat], e.card))
+    rnd["stock"] = rnd["stock"][1:]
     return game, rnd
 
 
@@ -158,7 +189,8 @@ def _contract_opened(game: Fields, rnd: Fields, e: ev.ContractOpened) -> tuple[F
         for card in cards:
             hand = _without(hand, physical_card(card))
     _give(rnd, e.seat, hand)
-    rnd["melds"] += tuple(Meld(e.seat, meld_kind(cards), cards) for cards in e.melds)
+    rules = game["profile"].meld_rules
+    rnd["melds"] += tuple(Meld(e.seat, meld_kind(cards, rules), cards) for cards in e.melds)
     rnd["opened"] = _replaced(rnd["opened"], e.seat, "this_turn")
     return game, rnd
 
@@ -177,7 +209,7 @@ def _card_laid_off(game: Fields, rnd: Fields, e: ev.CardLaidOff) -> tuple[Fields
 
 def _joker_swapped(game: Fields, rnd: Fields, e: ev.JokerSwapped) -> tuple[Fields, Fields]:
     source = rnd["melds"][e.meld]
-    cards = _replaced(source.cards, source.cards.index(joker_as(e.card)), e.card)
+    cards = _replaced(source.cards, wild_index(source.cards, e.card), e.card)
     melds = _replaced(rnd["melds"], e.meld, Meld(source.owner, source.kind, cards))
     rnd["melds"] = _replaced(melds, e.joker_to,
                              _placed(melds[e.joker_to], e.joker_card, e.joker_end))
@@ -199,11 +231,50 @@ def _card_discarded(game: Fields, rnd: Fields, e: ev.CardDiscarded) -> tuple[Fie
 
 def _stock_rebuilt(game: Fields, rnd: Fields, e: ev.StockRebuilt) -> tuple[Fields, Fields]:
     rnd["stock"], rnd["discard"] = e.stock, e.discard
+    rnd["rebuilds"] += 1
+    return game, rnd
+
+
+# -- Shanghai claims (R11.18) ---------------------------------------------------------------
+
+def _shanghai_called(game: Fields, rnd: Fields, _: evv.ShanghaiCalled) -> tuple[Fields, Fields]:
+    return game, rnd
+
+
+def _claim_opened(game: Fields, rnd: Fields, e: evv.ClaimOpened) -> tuple[Fields, Fields]:
+    rnd["phase"], rnd["claim"] = CLAIM, Claim(card=e.card, discarder=e.discarder)
+    return game, rnd
+
+
+def _claim_requested(game: Fields, rnd: Fields, e: evv.ClaimRequested) -> tuple[Fields, Fields]:
+    c = rnd["claim"]
+    rnd["claim"] = Claim(c.card, c.discarder, c.claims + ((e.seat, e.meld, e.card, e.end),),
+                         c.passed)
+    return game, rnd
+
+
+def _claim_passed(game: Fields, rnd: Fields, e: evv.ClaimPassed) -> tuple[Fields, Fields]:
+    c = rnd["claim"]
+    rnd["claim"] = Claim(c.card, c.discarder, c.claims, c.passed + (e.seat,))
+    return game, rnd
+
+
+def _claim_closed(game: Fields, rnd: Fields, _: evv.ClaimClosed) -> tuple[Fields, Fields]:
+    rnd["phase"], rnd["claim"] = DRAW, None
+    return game, rnd
+
+
+def _card_claimed(game: Fields, rnd: Fields, e: evv.CardClaimed) -> tuple[Fields, Fields]:
+    melds = rnd["melds"]
+    rnd["melds"] = _replaced(melds, e.meld, _placed(melds[e.meld], e.card, e.end))
+    rnd["discard"] = rnd["discard"][:-1]
+    _give(rnd, e.seat, _without(rnd["hands"][e.seat], e.given))
+    _give(rnd, e.discarder, _with(rnd["hands"][e.discarder], e.given))
     return game, rnd
 
 
 def _round_ended(game: Fields, rnd: Fields, e: ev.RoundEnded) -> tuple[Fields, Fields]:
-    rnd.update(phase=OVER, offer=None, winner=e.winner, end_reason=e.reason)
+    rnd.update(phase=OVER, offer=None, claim=None, winner=e.winner, end_reason=e.reason)
     game["status"], game["timed_out"] = SCORING, None
     return game, rnd
 
@@ -294,4 +365,13 @@ _HANDLERS: dict[type, Callable[..., tuple[Fields | None, Fields | None]]] = {
     ev.SeatReclaimed: _seat_reclaimed,
     ev.GameAborted: _game_aborted,
     **LOBBY_HANDLERS,
+    evv.ShanghaiCalled: _shanghai_called,
+    evv.ClaimOpened: _claim_opened,
+    evv.ClaimRequested: _by_seat(_claim_requested),
+    evv.ClaimPassed: _claim_passed,
+    evv.ClaimClosed: _claim_closed,
+    evv.CardClaimed: _card_claimed,
+    evv.PenaltyCardTaken: _penalty_card_taken,
+    evv.DeckShuffled: _deck_shuffled,
+    evv.DeckCut: _by_seat(_deck_cut),
 }

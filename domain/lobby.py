@@ -15,6 +15,7 @@ import random
 from domain.decide_scoring import deal_round
 from domain.errors import RuleViolation
 from domain.events import Event, GameCreated, RoundDealt, register_event
+from domain.events_variants import DeckShuffled
 from domain.state import EXPIRED, PLAYING, WAITING, GameState, Lobby
 
 JOIN, START, EXPIRE = "join", "start", "expire"
@@ -59,7 +60,8 @@ def open_lobby(events: list[Event], levels: tuple[str | None, ...],
     deal replaced by SeatsOpened (`levels` per seat, see SeatsOpened), so no card is dealt
     until the game starts. Raises ValueError unless the events begin with GameCreated, end
     with RoundDealt, and some seat is open."""
-    if not (events and isinstance(events[0], GameCreated) and isinstance(events[-1], RoundDealt)):
+    if not (events and isinstance(events[0], GameCreated)
+            and isinstance(events[-1], (RoundDealt, DeckShuffled))):  # DeckShuffled: R11.19
         raise ValueError("open_lobby: a new game's events (GameCreated ... RoundDealt)")
     if all(level is None for level in levels):
         raise ValueError("open_lobby: no open seat")
@@ -133,7 +135,7 @@ def _require_waiting(state: GameState) -> None:
 
 
 def _start(state: GameState, by: str, rng: random.Random) -> list[Event]:
-    return [GameStarted(by=by), deal_round(1, state.lobby.dealer, rng)]
+    return [GameStarted(by=by), deal_round(1, state.lobby.dealer, rng, state.profile)]
 
 
 # -- fold: (game fields, round fields, event) -> (game fields, round fields); domain.fold ----

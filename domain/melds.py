@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from domain.cards import ACE_HIGH, JOKER, NATURALS, SUITS, card_at, joker_as, number_and_suit
 from domain.errors import MalformedAction, RuleViolation
+from domain.profile.options import STANDARD_MELDS
 
 GROUP = "group"
 RUN = "run"
@@ -33,15 +34,23 @@ class Meld:
     cards: tuple
 
 
-def make_meld(owner, cards):
+def _general(rules):
+    """True when `rules` (a MeldRules or None: standard) needs `domain.variants.melds`."""
+    return rules is not None and rules is not STANDARD_MELDS
+
+
+def make_meld(owner, cards, rules=None):
     """Validate ``cards`` as one meld written in FORMAT.md notation and return a :class:`Meld`.
 
     The kind is read from the cards: declared jokers or several ranks make a run, one rank a
     group. Raises :class:`MalformedAction` (R1.2) for a string that is not a card or
     ``JK=<card>``, and :class:`RuleViolation` citing R3.1 (group), R3.2 (run: one suit,
     consecutive, ace only at an end, at most 14) or R3.3 (jokers: declared in runs, at least
-    one natural card per meld).
+    one natural card per meld). Under other `rules` (a profile's MeldRules) see
+    `domain.variants.melds.make_meld` (R11.5, R11.13-R11.15).
     """
+    if _general(rules):
+        return _variant.make_meld(owner, cards, rules)
     cards = tuple(cards)
     for entry in cards:
         if entry not in _ENTRY and entry != JOKER:
@@ -56,19 +65,23 @@ def make_meld(owner, cards):
 
 def run_span(meld):
     """``(suit, low, high)`` of a run, ranks as numbers (ace low 1, ace high 14)."""
-    low, suit, _ = _ENTRY[meld.cards[0]]
+    first = _ENTRY.get(meld.cards[0])
+    if first is None:  # a wild deuce (R11.15)
+        return _variant.run_span(meld)
+    low, suit, _ = first
     return suit, low, low + len(meld.cards) - 1
 
 
 def group_rank(meld):
     """Rank number (1..13) of a group: the rank of its natural cards (R3.1)."""
     for entry in meld.cards:
-        if entry != JOKER:
-            return _ENTRY[entry][0]
+        info = _ENTRY.get(entry)
+        if info is not None:
+            return info[0]
     raise ValueError("a group without a natural card")  # make_meld never builds one (R3.3)
 
 
-def lay_off(meld, card, end=None):
+def lay_off(meld, card, end=None, rules=None):
     """Return a new meld with ``card`` laid off onto ``meld`` (R7.2-R7.4); ``meld`` is unchanged.
 
     ``card`` is a natural code, ``"JK"`` onto a group, or ``"JK=<card>"`` onto a run (R7.4: the
@@ -76,8 +89,11 @@ def lay_off(meld, card, end=None):
     card fits both ends (an ace onto 2..K). Raises :class:`RuleViolation` citing R7.2 (wrong
     rank or a declared joker on a group), R7.3 (not the card just below or above an end, wrong
     suit, beyond an ace), R7.4 (joker not declared, or an ambiguous end) or R3.4 (a natural
-    equal to a joker's declared card joins only by a swap, R7.5).
+    equal to a joker's declared card joins only by a swap, R7.5). Other `rules`: see
+    `domain.variants.melds.lay_off`.
     """
+    if _general(rules):
+        return _variant.lay_off(meld, card, end, rules)
     if card not in _ENTRY and card != JOKER:
         raise MalformedAction("R1.2", f"{card!r} is not a card (or a joker written JK=<card>)")
     if meld.kind == GROUP:
@@ -105,25 +121,29 @@ def swap_joker(meld, natural):
     return Meld(meld.owner, meld.kind, meld.cards[:i] + (natural,) + meld.cards[i + 1:])
 
 
-def layoff_targets(meld):
+def layoff_targets(meld, rules=None):
     """Every ``(entry, end)`` that may be laid off onto ``meld`` (R7.2, R7.3).
 
     Entries are naturals, ``"JK"`` for a group and ``"JK=<card>"`` for a run; ``end`` is None
     except for an ace that fits both ends of a 2..K run (two pairs, ``"low"`` and ``"high"``).
     Cached: melds are immutable.
     """
+    if _general(rules):
+        return _variant.layoff_targets(meld, rules)
     if meld.kind == GROUP:
         return _GROUP_TARGETS[group_rank(meld)]
     return _run_targets(*run_span(meld))
 
 
-def layoffs_for_hand(melds, hand):
+def layoffs_for_hand(melds, hand, rules=None):
     """Lay-offs the cards of ``hand`` allow onto ``melds``: ``[(meld_index, entry, end)]``.
 
     Deterministic order: by meld index, then the order of :func:`layoff_targets`. A joker in
     hand yields every declared card it could take. Legality beyond the fit (R4.5, R5.6, R7.1)
     is the caller's.
     """
+    if _general(rules):
+        return _variant.layoffs_for_hand(melds, hand, rules)
     have = set(hand)
     joker = JOKER in have
     out = []
@@ -134,11 +154,13 @@ def layoffs_for_hand(melds, hand):
     return out
 
 
-def joker_swaps(melds, hand):
+def joker_swaps(melds, hand, rules=None):
     """Swaps the cards of ``hand`` allow: ``[(meld_index, natural)]`` for run jokers (R7.5).
 
     Placing the released joker is the caller's (it must go onto a meld at once, R7.5).
     """
+    if _general(rules):
+        return _variant.joker_swaps(melds, hand)
     have = set(hand)
     out = []
     for index, meld in enumerate(melds):
@@ -151,13 +173,27 @@ def joker_swaps(melds, hand):
 
 # -- validation ------------------------------------------------------------------------------
 
-def meld_kind(cards):
+def wild_index(cards, natural):
+    """Index of the wild entry of a run standing for `natural` (``JK=9S``, ``2C=9S``), or None."""
+    entry = joker_as(natural)
+    if entry in cards:
+        return cards.index(entry)
+    tail = "=" + natural
+    for i, card in enumerate(cards):
+        if card.endswith(tail):
+            return i
+    return None
+
+
+def meld_kind(cards, rules=None):
     """The kind of ``cards`` written as one meld: ``"run"`` or ``"group"`` (R3.3).
 
     A declared joker (``JK=<card>``) or two ranks make a run. Entries must already be cards or
     declared jokers. Raises :class:`RuleViolation` (R3.3) for a meld without a natural card
     or with jokers written both ways. `domain.fold` uses it for melds already validated.
     """
+    if _general(rules):
+        return _variant.meld_kind(cards, rules)
     naturals = [e for e in cards if e != JOKER and not _ENTRY[e][2]]
     if not naturals:
         raise RuleViolation("R3.3", "every meld needs at least one natural card besides its jokers")
@@ -284,3 +320,6 @@ def _no_fit_message(card, suit, low, high, end):
     beyond = "; nothing goes beyond an ace" if low == 1 or high == ACE_HIGH else ""
     return (f"{card} does not fit this run{where}: only {fits} (or a joker declared as one) "
             f"extends it{beyond}")
+
+
+from domain.variants import melds as _variant  # noqa: E402  (it builds on the names above)

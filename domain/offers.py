@@ -15,20 +15,23 @@ def priority_order(active: int, seats: int) -> tuple[int, ...]:
 
 
 def eligible(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
-    """Seats that may answer the offer: not the active seat (R6.7), not the barred one (R6.4)."""
-    return _eligible(active, seats, offer.barred)
+    """Seats that may answer the offer: not the active seat (R6.7), not the barred one (R6.4),
+    none at the purchase cap (R11.9)."""
+    return _eligible(active, seats, offer.barred, offer.capped)
 
 
-@lru_cache(maxsize=None)  # a handful of (active, seats, barred) triples, asked at every step
-def _eligible(active: int, seats: int, barred: int | None) -> tuple[int, ...]:
-    return tuple(s for s in priority_order(active, seats) if s != barred)
+@lru_cache(maxsize=None)  # a handful of (active, seats, barred, capped), asked at every step
+def _eligible(active: int, seats: int, barred: int | None,
+              capped: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(s for s in priority_order(active, seats) if s != barred and s not in capped)
 
 
 def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
     """`offer` after `seat` asked to buy (`buys`) or passed (R6.2, R6.9)."""
     if buys:
-        return Offer(offer.card, offer.barred, offer.buyers + (seat,), offer.passed)
-    return Offer(offer.card, offer.barred, offer.buyers, offer.passed + (seat,))
+        return Offer(offer.card, offer.barred, offer.buyers + (seat,), offer.passed,
+                     offer.capped)
+    return Offer(offer.card, offer.barred, offer.buyers, offer.passed + (seat,), offer.capped)
 
 
 def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
@@ -56,8 +59,11 @@ def waiting_for(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
     return tuple(waiting)
 
 
-def purchase_payable(rnd: RoundState, penalty_cards: int = 1) -> bool:
-    """R6.8: after the discard top leaves, can the penalty card(s) and then the active seat's
-    own stock card be supplied, counting R10.1 rebuilds (one rebuild keeps the pile's top)?"""
+def purchase_payable(rnd: RoundState, penalty_cards: int = 1, rebuild: bool = True) -> bool:
+    """R6.8 generalised (R11.10): with S the stock, P the pile after the discard top leaves
+    and R = P - 1 when a rebuild is still allowed (R11.17, one rebuild keeps the pile's top)
+    else 0, can all penalty cards and then the active seat's own card be supplied:
+    S + R >= penalty_cards + 1?"""
     pile_after = len(rnd.discard) - 1
-    return len(rnd.stock) + max(0, pile_after - 1) >= penalty_cards + 1
+    spare = max(0, pile_after - 1) if rebuild else 0
+    return len(rnd.stock) + spare >= penalty_cards + 1

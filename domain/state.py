@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from domain.profile import RuleProfile
 
 DRAW, PLAY, BUYING, OVER = "draw", "play", "buying", "over"
+CLAIM, CUT = "claim", "cut"  # a Shanghai claim is open (R11.18); the deal awaits the cut (R11.19)
 PLAYING, SCORING, FINISHED, ABORTED = "playing", "scoring", "finished", "aborted"
 WAITING, EXPIRED = "waiting", "expired"  # a lobby game before its first deal (domain.lobby)
 TIMEOUTS, RESIGNED = "timeouts", "resigned"
@@ -65,17 +66,34 @@ class Offer:
     barred: int | None = None
     buyers: tuple[int, ...] = ()
     passed: tuple[int, ...] = ()
+    capped: tuple[int, ...] = ()  # seats at the purchase cap this round (R11.9), like barred
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An open Shanghai claim on the uncalled discard `card` of `discarder` (R11.18).
+
+    `claims` are `(seat, meld, entry, end)` requests in the order made; `passed` declined.
+    """
+
+    card: str
+    discarder: int
+    claims: tuple[tuple, ...] = ()
+    passed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class RoundState:
     """The table of one round.
 
-    `phase` is "draw", "play", "buying" (an offer is open) or "over" (the round ended;
-    `winner`/`end_reason` say how). `opened[seat]` is None, "earlier" or "this_turn".
+    `phase` is "draw", "play", "buying" (an offer is open), "claim" (a Shanghai claim is
+    open, R11.18), "cut" (the shuffled deck waits in `stock` for the cut, R11.19) or "over"
+    (the round ended; `winner`/`end_reason` say how). `opened[seat]` is None, "earlier" or "this_turn".
     `turns` counts the turns begun this round (R10.4). `melds` are `domain.melds.Meld`.
     `discard_taken[seat]` lists the cards that seat took from the discard pile this round
     (drawn or bought; never a purchase's penalty card), oldest first: public history.
+    `purchases[seat]` counts its purchases this round (R11.9), `rebuilds` the stock rebuilds
+    (R11.17); `cut_bonus_seat` is the seat whose cut was exact this deal (R11.19), or None.
     """
 
     number: int
@@ -93,6 +111,10 @@ class RoundState:
     winner: int | None = None
     end_reason: str | None = None
     discard_taken: tuple[tuple[str, ...], ...] = ((), (), (), ())
+    purchases: tuple[int, ...] = (0, 0, 0, 0)
+    rebuilds: int = 0
+    claim: Claim | None = None
+    cut_bonus_seat: int | None = None
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,13 @@ from typing import Callable
 
 from domain.awaiting import awaiting
 from domain.cards import RANK_NUMBERS, SUITS, full_deck
-from domain.contracts import DEAL_SIZES
 from domain.deal import deal_from_deck
+from domain.decide_claims import waiting_for_claim
 from domain.legal import legal_actions
 from domain.lobby import lobby_view
 from domain.offers import waiting_for
+from domain.profile import RuleProfile
 from domain.state import GameState, RoundState
-
-SEATS = 4
 
 
 def card_order(code: str) -> tuple[int, int]:
@@ -49,8 +48,10 @@ Entry = Callable[[GameState, RoundState, "int | None"], object]
 
 _PUBLIC: dict[str, Entry] = {
     "round": lambda state, rnd, _: rnd.number or None,
-    "contract": lambda state, rnd, _: (list(state.profile.contracts[rnd.number - 1])
-                                       if rnd.number else []),
+    "profile": lambda state, rnd, _: state.profile.as_json,
+    "contract": lambda state, rnd, _: (
+        state.profile.as_json["contracts"][state.profile.contract_index(rnd.number)]
+        if rnd.number else []),
     "dealer": lambda state, rnd, _: rnd.dealer,
     "status": lambda state, rnd, _: state.status,
     "turn": lambda state, rnd, _: awaiting(state).turn,
@@ -65,6 +66,7 @@ _PUBLIC: dict[str, Entry] = {
     "discard_pile": lambda state, rnd, _: list(rnd.discard),
     "stock_size": lambda state, rnd, _: len(rnd.stock),
     "offer": lambda state, rnd, _: _offer(state),
+    "claim": lambda state, rnd, _: _claim(state),
     "taken_from_discard": lambda state, rnd, _: rnd.taken_from_discard,
     "discard_taken": lambda state, rnd, _: [list(cards) for cards in rnd.discard_taken],
     "scores": lambda state, rnd, _: list(state.totals),
@@ -162,6 +164,16 @@ def full_view(state: GameState) -> dict:
             "stock": list(rnd.stock), "seed": state.seed}
 
 
+def _claim(state: GameState) -> dict | None:
+    rnd = state.round
+    claim = None if rnd is None else rnd.claim
+    if claim is None:
+        return None
+    return {"card": claim.card, "discarder": claim.discarder,
+            "waiting_for": list(waiting_for_claim(claim, rnd, state.seats)),
+            "claimers": [request[0] for request in claim.claims], "passed": list(claim.passed)}
+
+
 def _offer(state: GameState) -> dict | None:
     rnd = state.round
     offer = None if rnd is None else rnd.offer
@@ -172,17 +184,21 @@ def _offer(state: GameState) -> dict | None:
             "buyers": list(offer.buyers), "passed": list(offer.passed), "barred": offer.barred}
 
 
-def redact(event: dict, seat: int | None) -> dict:
+def redact(event: dict, seat: int | None, profile: RuleProfile | None = None) -> dict:
     """The serialized `event` as `seat` may see it (None: the public); a new dict.
 
     Hides: the seed (GameCreated); other hands and the stock (PositionLoaded); the deck
-    (RoundDealt: a seat sees its own dealt hand, everyone the upcard and the sizes); a stock
-    card drawn by another seat (CardDrawn); another seat's penalty card (CardBought); the new
-    stock order (StockRebuilt: its size stays).
+    (RoundDealt: a seat sees its own dealt hand, everyone the upcard and the sizes, dealt as
+    the game's `profile` says, default standard; DeckShuffled: only its size); a stock card
+    drawn by another seat (CardDrawn); another seat's penalty cards (CardBought,
+    PenaltyCardTaken); the card a claimer gave its discarder to anyone else (CardClaimed);
+    the new stock order (StockRebuilt: its size stays).
     """
     hide = _HIDERS.get(event["type"])
     if hide is None:
         return copy.deepcopy(event)
+    if hide is _round_dealt:
+        return {**event, "data": _round_dealt(event["data"], seat, profile or RuleProfile())}
     return {**event, "data": hide(copy.deepcopy(event["data"]), seat)}
 
 
@@ -199,9 +215,9 @@ def _position_loaded(data: dict, seat: int | None) -> dict:
                          "stock": None, "stock_size": len(position["stock"])}}
 
 
-def _round_dealt(data: dict, seat: int | None) -> dict:
-    hands, discard, stock = deal_from_deck(tuple(data["deck"]), data["dealer"], SEATS,
-                                           DEAL_SIZES[data["round"]])
+def _round_dealt(data: dict, seat: int | None, profile: RuleProfile) -> dict:
+    hands, discard, stock = deal_from_deck(tuple(data["deck"]), data["dealer"], profile.players,
+                                           profile.deal_size(data["round"]))
     return {"round": data["round"], "dealer": data["dealer"],
             "hand": None if seat is None else shown(hands[seat]),
             "hand_sizes": [len(h) for h in hands], "upcard": discard[0] if discard else None,
@@ -218,6 +234,19 @@ def _card_bought(data: dict, seat: int | None) -> dict:
     return data if data["seat"] == seat else {**data, "penalty": None}
 
 
+def _deck_shuffled(data: dict, seat: int | None) -> dict:
+    return {"round": data["round"], "dealer": data["dealer"], "deck": None,
+            "deck_size": len(data["deck"])}
+
+
+def _penalty_card_taken(data: dict, seat: int | None) -> dict:
+    return data if data["seat"] == seat else {**data, "card": None}
+
+
+def _card_claimed(data: dict, seat: int | None) -> dict:
+    return data if seat in (data["seat"], data["discarder"]) else {**data, "given": None}
+
+
 def _stock_rebuilt(data: dict, seat: int | None) -> dict:
     return {"stock": None, "stock_size": len(data["stock"]), "discard": data["discard"]}
 
@@ -229,4 +258,7 @@ _HIDERS = {
     "CardDrawn": _card_drawn,
     "CardBought": _card_bought,
     "StockRebuilt": _stock_rebuilt,
+    "DeckShuffled": _deck_shuffled,
+    "PenaltyCardTaken": _penalty_card_taken,
+    "CardClaimed": _card_claimed,
 }

@@ -33,10 +33,12 @@ MAX_TURN_S = 86400
 MAX_OFFER_S = 3600
 MAX_TIMEOUTS_BEFORE_TAKEOVER = 100
 # The events after which a turn's clock starts: the turn began (a discard passed it on, a deal,
-# a loaded position, the clock itself), its human took the seat back, or its offer closed.
+# a loaded position, the clock itself, a deck waiting for its cut), its human took the seat
+# back, or its offer or Shanghai claim closed.
 TURN_STARTS = frozenset({"CardDiscarded", "RoundDealt", "PositionLoaded", "ClockSet",
-                         "SeatReclaimed", "OfferClosed"})
+                         "SeatReclaimed", "OfferClosed", "DeckShuffled", "ClaimClosed"})
 OFFER_STARTS = frozenset({"OfferOpened"})
+CLAIM_STARTS = frozenset({"ClaimOpened"})  # a claim window lasts as long as a buy offer
 SCAN_BACK = 64
 
 
@@ -91,8 +93,8 @@ def _whole(name: str, value: object, low: int, high: int, nullable: bool = False
 
 @dataclass(frozen=True)
 class Deadline:
-    """A decision awaited from human seats: `due_ms` (ms since the epoch), `kind` "turn" or
-    "offer", the `seats` it is awaited from."""
+    """A decision awaited from human seats: `due_ms` (ms since the epoch), `kind` "turn",
+    "offer" or "claim" (a Shanghai claim window, R11.18), the `seats` it is awaited from."""
 
     due_ms: int
     kind: str
@@ -116,6 +118,8 @@ def deadline(state, humans: Iterable[int], recent: Recent,
     clock = state.clock
     if wait.phase == "buying":
         seconds, starts, kind = (clock.offer_s if clock else offer_default_s), OFFER_STARTS, "offer"
+    elif wait.phase == "claim":
+        seconds, starts, kind = (clock.offer_s if clock else offer_default_s), CLAIM_STARTS, "claim"
     elif clock is None or clock.turn_s is None:
         return None
     else:

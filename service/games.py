@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from typing import Callable
 
-from domain import (RuleProfile, awaiting, bot_level, decide, event_from_dict, event_to_dict,
+from domain import (awaiting, bot_level, decide, event_from_dict, event_to_dict,
                     fold, full_deck, public_view, seat_view, start_from_position, start_game)
 from domain.cards import physical_card
 from domain.errors import RuleViolation
@@ -24,6 +24,7 @@ from service.followups import Needs, needs
 from service.idempotency import claim_or_wait, fingerprint
 from service.keys import idempotency_scope
 from service.principal import Principal
+from service.profiles import table_profile
 from service.queries import RECORD_FORMAT, GameReads
 from service.records import VISIBILITIES, GameRecord
 from service.seating import seat_specs
@@ -92,7 +93,8 @@ class GameService(GameReads):
         "level", "token" (human seats, shown once)}]}`.
 
         `seats`: `{"kind": "human"|"bot", "name"?, "level"? ("random"|"basic"|"strong", bots)}`
-        per seat (R1.1). `seed`: with the server admin key (`admin_key`) the deals are
+        per seat (3-8, R1.1, R11.1). `profile`: a preset name or options object (R11.20;
+        the seats set `players`, service.profiles). `seed`: with the server admin key (`admin_key`) the deals are
         reproducible on a server with the same secret (RUMMY_SECRET), the decision seed being
         `seeded_rng_seed(secret, seed)`; without it the seed is mixed with the new game's id,
         so no two games share a deal (docs/threat-model.md). `position` (FORMAT.md) needs the
@@ -107,7 +109,7 @@ class GameService(GameReads):
         caller checked who may set it).
         Raises UnsupportedProfile, ValueError (naming a bad clock field; open seats with a
         position), RuleViolation (position), Forbidden (position without the admin key)."""
-        rule_profile = RuleProfile.from_json(profile)
+        rule_profile = table_profile(profile, seats)
         timing = clock_event(clock, self.offer_deadline_s)
         specs = seat_specs(seats, rule_profile.players)
         game_id, server_admin = new_game_id(), is_admin_key(admin_key, self.admin_key)
@@ -156,8 +158,8 @@ class GameService(GameReads):
                              f"{str(raw[-1].get('type'))[:40]}")
         state = _fold_record(raw)
         if not _conserves_deck(state):
-            raise ValueError("the record's events do not keep the 107 cards of the deck, each "
-                             "in one place (R1.2, R1.4)")
+            raise ValueError("the record's events do not keep the cards of the deck, each "
+                             "in one place (R1.2, R1.4, R11.3)")
         specs = seat_specs(record.get("seats"), state.seats)
         if any(spec["kind"] == "open" for spec in specs):
             raise ValueError("a finished game's record has no open seat")
@@ -463,7 +465,8 @@ def _record_event(version: int, raw: dict) -> object:
 
 
 def _conserves_deck(state: object) -> bool:
-    """Whether the state's round holds the 107 cards of the deck, each once (R1.2, R1.4)."""
+    """Whether the state's round holds the cards of the profile's deck, each once (R1.2, R1.4,
+    R11.3)."""
     rnd = getattr(state, "round", None)
     if rnd is None:
         return True
@@ -475,7 +478,8 @@ def _conserves_deck(state: object) -> bool:
             cards.update(physical_card(entry) for entry in meld.cards)
     except Exception:  # noqa: BLE001 - cards that are not card codes: not the deck
         return False
-    return cards == Counter(full_deck())
+    profile = state.profile
+    return cards == Counter(full_deck(profile.packs, profile.jokers))
 
 
 def _round(state: object) -> int | None:

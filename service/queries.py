@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from domain import awaiting, full_view, public_view, redact, seat_view
+from domain import RuleProfile, awaiting, full_view, public_view, redact, seat_view
 from service.archive import Archive
 from service.clock import (Deadline, DeadlineCache, DeadlineSchedule, ServerClock, deadline,
                            recent_events, rfc3339)
@@ -172,12 +172,21 @@ class GameReads:
         stored = self.store.wait(game_id, after, wait_s) if wait_s else self.store.read(game_id, after)
         # Read after the events: a game finished now was finished for each of them too.
         whole = principal.server or (principal.admin and self._finished(game_id))
+        profile = None if whole or not stored else self._profile(game_id)
         shown = []
         for event in stored:
             raw = {"type": event.type, "schema": event.schema, "data": event.data}
-            shown.append({**(raw if whole else redact(raw, principal.seat)),
+            shown.append({**(raw if whole else redact(raw, principal.seat, profile)),
                           "version": event.version, "recorded_at": rfc3339(event.recorded_at)})
         return shown
+
+    def _profile(self, game_id: str) -> RuleProfile:
+        """The game's rule profile, from its first event (GameCreated or PositionLoaded):
+        dealt hands are redacted by its table size and deal sizes (R11)."""
+        first = self.store.read(game_id, after=0, upto=1)
+        data = first[0].data if first else {}
+        return RuleProfile.from_json(data.get("profile") or data.get("position", {}).get(
+            "profile"))
 
     @property
     def draining(self) -> bool:

@@ -29,7 +29,8 @@ def run_deadline(service, game_id: str, version: int) -> str:
     """Act on the game's deadline computed at `version`, if it is still the game's and has
     passed by the Redis server's clock. Returns what happened: "stale" (the game moved on:
     its newer deadline is scheduled again), "none" (nothing awaited from a human), "early"
-    (not due yet: rescheduled), "offer" (the silent seats passed, R6.9), "turn" (the seat
+    (not due yet: rescheduled), "offer" (the silent seats passed, R6.9), "claim" (the same
+    for a Shanghai claim, R11.18), "turn" (the seat
     timed out; its bot played the rest of the turn) or "gone" (no such game any more, e.g.
     removed by retention: its entry goes). Raises StoreUnavailable (the job is retried)."""
     try:
@@ -48,9 +49,9 @@ def run_deadline(service, game_id: str, version: int) -> str:
         service.schedule.set(game_id, version, due.due_ms)
         return EARLY
     rng_seed, turn = service.record(game_id).rng_seed, awaiting(state).turn
-    if due.kind == "offer":
-        action = {"type": "close_offer"}
-        decision = _close_offer(rng_seed)
+    if due.kind in ("offer", "claim"):
+        action = {"type": "close_offer" if due.kind == "offer" else "close_claim"}
+        decision = _close(rng_seed, action)
     else:
         action = {"type": "time_out", "seat": turn}
         decision = _turn_timeout(rng_seed, turn)
@@ -63,10 +64,11 @@ def run_deadline(service, game_id: str, version: int) -> str:
     return due.kind
 
 
-def _close_offer(rng_seed: str):
-    """The decision of an offer's deadline: every silent seat passes (R6.9)."""
+def _close(rng_seed: str, action: dict):
+    """The decision of an offer's or a Shanghai claim's deadline: every silent seat passes
+    (R6.9, R11.18)."""
     def decision(state, version: int) -> list:
-        return decide(state, None, {"type": "close_offer"}, decision_rng(rng_seed, version))
+        return decide(state, None, action, decision_rng(rng_seed, version))
     return decision
 
 

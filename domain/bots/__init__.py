@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from domain.bots import basic, random_bot, strong
+from domain.bots import basic, random_bot, strong, variants
+from domain.bots.profiles import profile_of, standard_play
 
 _CHOOSERS = {
     "random": random_bot.choose,
@@ -27,4 +28,13 @@ def choose_action(level: str, view: dict, rng: random.Random) -> dict:
     chooser = _CHOOSERS.get(level)
     if chooser is None:
         raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(BOT_LEVELS)}")
-    return chooser(view, rng)
+    if profile_of(view).plays_standard:
+        return chooser(view, rng)
+    special = variants.phase_action(level, view, rng)  # the cut and claims (R11.18, R11.19)
+    if special is not None:
+        return special
+    if level == "random":
+        return chooser(view, rng)
+    if not standard_play(view):
+        chooser = variants.choose
+    return variants.with_call(chooser(view, rng), view)

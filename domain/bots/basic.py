@@ -23,9 +23,8 @@ from collections import Counter
 from domain.bots import planning as P
 from domain.bots.frame import keeps_with
 from domain.cards import JOKER
-from domain.contracts import FINAL_ROUND
+from domain.bots.profiles import final_round, opening_with
 from domain.legal import DRAW_DISCARD, DRAW_STOCK
-from domain.search import find_opening
 
 BUY, PASS = {"type": "buy"}, {"type": "pass"}
 
@@ -59,7 +58,7 @@ def _opened(view):
 
 
 def _final(view):
-    return view["round"] == FINAL_ROUND
+    return final_round(view)
 
 
 def analysis(view):
@@ -82,7 +81,7 @@ def helps_contract(view, card):
 
 def goes_out_with(view, card):
     """R8.2: the final round's hand plus ``card`` can be laid whole as three runs."""
-    return find_opening(FINAL_ROUND, list(view["hand"]) + [card]) is not None
+    return opening_with(view, list(view["hand"]) + [card]) is not None
 
 
 def decide_buy(view):

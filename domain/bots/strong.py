@@ -26,9 +26,8 @@ from collections import Counter
 from domain.bots import basic
 from domain.bots import planning as P
 from domain.cards import JOKER
-from domain.contracts import FINAL_ROUND
+from domain.bots.profiles import final_round, opening_with
 from domain.legal import DRAW_DISCARD, DRAW_STOCK
-from domain.search import find_opening
 
 # Tuning (chosen with bench/strength.py; see docs/bots.md).
 DEAD_SLOT = 0.6          # extra cost of a plan gap with no live copy
@@ -48,7 +47,7 @@ class Seat:
         self.view = view
         self.me = view["seat"]
         self.kinds = tuple(view["contract"])
-        self.final = view["round"] == FINAL_ROUND
+        self.final = final_round(view)
         self.hand = tuple(view["hand"])
         self.opened = view["opened"][self.me] is not None
         self._seen = None
@@ -151,7 +150,7 @@ def pick_opening(seat, openings):
     if not seat.final and jokers:
         naturals = [c for c in seat.hand if c != JOKER]
         for keep in range(jokers, 0, -1):
-            melds = find_opening(seat.view["round"], naturals + [JOKER] * (jokers - keep))
+            melds = opening_with(seat.view, naturals + [JOKER] * (jokers - keep))
             if melds is not None:
                 return {"type": "open", "melds": melds}
     return basic.pick_opening(seat.view, openings)

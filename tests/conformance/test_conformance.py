@@ -8,10 +8,10 @@ from domain.conformance import run_case
 
 HERE = Path(__file__).parent
 CASE_FILES = sorted(HERE.glob("cases/*.json")) + sorted(HERE.glob("cases_extra/*.json"))
-# The §11 variant cases, copied unchanged from the specification. The engine refuses every
-# non-standard option until the variants are built (issue 10), so each is an expected failure;
-# strict, so a case that starts passing fails here until its mark is removed.
+# The §11 variant cases, copied unchanged from the specification, and our own (one or more
+# per rule R11.1-R11.19).
 VARIANT_FILES = sorted(HERE.glob("variants/*.json"))
+VARIANT_EXTRA_FILES = sorted(HERE.glob("variants_extra/*.json"))
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -20,8 +20,8 @@ def test_case_passes(path):
     assert result.passed, "\n".join(result.failures)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: the R11 variant options are not built yet")
-@pytest.mark.parametrize("path", VARIANT_FILES, ids=lambda p: f"variants/{p.stem}")
+@pytest.mark.parametrize("path", VARIANT_FILES + VARIANT_EXTRA_FILES,
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_variant_case_passes(path):
     result = run_case(json.loads(path.read_text()))
     assert result.passed, "\n".join(result.failures)

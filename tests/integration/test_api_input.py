@@ -99,13 +99,13 @@ def test_a_meld_index_of_5000_digits_is_a_422_naming_the_field_without_python_in
     assert_unchanged(client, game)
 
 
-@pytest.mark.parametrize("profile", ["shanghai", "{}", "x" * 500])
-def test_a_profile_name_other_than_standard_is_a_422_naming_it(client, game, profile):
+@pytest.mark.parametrize("profile", ["progressive", "{}", "x" * 500])
+def test_a_profile_name_other_than_a_preset_is_a_422_naming_it(client, game, profile):
     problem = assert_problem(client.post("/v1/games", json={"seats": HUMANS, "profile": profile}),
                              422)
     assert problem["errors"]["json"]["profile"] == [
-        f"profile {profile[:40] + ('…' if len(profile) > 40 else '')!r} is not supported; "
-        "only 'standard'."]
+        f"profile {profile[:40] + ('…' if len(profile) > 40 else '')!r} is not a preset; "
+        "presets are standard, first_game, shanghai, liverpool, eight_deals."]
     assert "JSON" not in problem["detail"] and "Expecting" not in problem["detail"]
     assert_unchanged(client, game)
 
@@ -226,7 +226,8 @@ def openapi():
 FORMAT_FIELDS = {"draw": ({"from"}, set()), "buy": (set(), {"card"}), "pass": (set(), {"card"}),
                  "open": ({"melds"}, set()), "lay_off": ({"meld", "card"}, {"end"}),
                  "swap_joker": ({"meld", "card", "joker_to"}, set()),
-                 "discard": ({"card"}, set())}
+                 "discard": ({"card"}, {"shanghai"}), "claim": ({"meld"}, {"as", "end"}),
+                 "cut": ({"count"}, set())}
 
 
 def test_the_documented_action_body_is_one_schema_per_type_with_its_fields_of_format_md():

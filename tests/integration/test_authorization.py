@@ -36,6 +36,8 @@ READS = {
     "GET /ready": (200,) * 9,
     "GET /metrics": (200,) * 9,
     "GET /openapi.json": (200,) * 9,
+    "GET /v1/profiles": (200,) * 9,
+    "GET /v1/profiles/shanghai": (200,) * 9,
 }
 
 

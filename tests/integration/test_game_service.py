@@ -72,11 +72,21 @@ def test_bot_seats_get_no_token_and_a_level(service):
 
 def test_bad_seats_and_profiles_are_refused(service):
     with pytest.raises(ValueError):
-        service.create_game(HUMANS[:3])
+        service.create_game(HUMANS[:2])  # R11.1: 3-8 seats
     with pytest.raises(ValueError):
         service.create_game(HUMANS[:3] + [{"kind": "bot", "level": "genius"}])
     with pytest.raises(ValueError):
-        service.create_game(HUMANS, profile={"buying": False})
+        service.create_game(HUMANS, profile={"buying": "no"})
+    with pytest.raises(ValueError):
+        service.create_game(HUMANS, profile={"players": 5})  # R1.1: the seats set players
+
+
+def test_the_seats_set_the_players_of_a_preset(service):
+    created = service.create_game(HUMANS + HUMANS[:2], profile="shanghai")
+    _, view = service.public_view(created["id"])
+    assert len(view["hand_sizes"]) == 6 and view["hand_sizes"] == [11] * 6
+    assert (view["profile"]["players"], view["profile"]["packs"], view["profile"]["jokers"]) \
+        == (6, 3, 6)
 
 
 def test_a_token_of_another_game_or_no_game_is_refused(service, game):

@@ -43,7 +43,10 @@ def test_the_profile_object_documents_every_option_and_no_other():
     documented = next(s for s in SCHEMAS["CreateGame"]["properties"]["profile"]["oneOf"]
                       if s.get("type") == "object")
     assert documented["additionalProperties"] is False
-    assert set(documented["properties"]) == set(RuleProfile().to_json())
+    assert set(documented["properties"]) == set(RuleProfile().to_json()) | {"preset"}
+    for name, schema in documented["properties"].items():
+        assert schema["description"].startswith("R1"), name  # names its rule
+        assert "default" in schema and ("enum" in schema or "type" in schema), name
 
 
 def test_a_profile_the_document_allows_is_played_and_another_option_is_a_documented_422(client):
@@ -53,9 +56,11 @@ def test_a_profile_the_document_allows_is_played_and_another_option_is_a_documen
     made = client.post("/v1/games", json={"seats": HUMANS, "profile": {
         **options, "max_turns_per_round": 77}})
     assert made.status_code == 201, made.get_json()
-    refused = client.post("/v1/games", json={"seats": HUMANS, "profile": {"wild_twos": True}})
+    refused = client.post("/v1/games", json={"seats": HUMANS, "profile": {"jokers": 9}})
     assert refused.status_code == 422
-    assert refused.get_json()["type"].endswith("/unsupported-profile")
+    problem = refused.get_json()
+    assert problem["type"].endswith("/unsupported-profile")
+    assert (problem["option"], problem["rule"]) == ("jokers", "R11.3")
 
 
 @pytest.mark.parametrize(("where", "text"), [

@@ -7,6 +7,7 @@ import pytest
 
 from domain import events as ev
 from domain import lobby
+from domain import events_variants as evv
 from domain.events import event_from_dict, event_to_dict
 from domain.simulation import play_game
 
@@ -31,6 +32,13 @@ SAMPLES = [
     ev.SeatReclaimed(seat=1), ev.GameAborted(reason="admin"),
     lobby.SeatsOpened(levels=(None, "basic", "strong", None), dealer=3, auto_start=True),
     lobby.SeatJoined(seat=1, name="Ann"), lobby.GameStarted(by="host"), lobby.LobbyExpired(),
+    evv.ShanghaiCalled(seat=0, card="9H"), evv.ClaimOpened(card="9H", discarder=0),
+    evv.ClaimRequested(seat=2, meld=0, card="9H", end="high"), evv.ClaimPassed(seat=1),
+    evv.ClaimClosed(card="9H", claimer=2),
+    evv.CardClaimed(seat=2, meld=0, card="9H", end="high", discarder=0, given="4C"),
+    evv.PenaltyCardTaken(seat=3, card="AD"),
+    evv.DeckShuffled(round=1, dealer=2, deck=("2C", "JK")),
+    evv.DeckCut(seat=1, count=44, lifted=42, exact=False),
 ]
 
 

@@ -34,7 +34,7 @@ def test_a_fresh_deal_position_is_dealt_by_r2_3():
     ({"discard": ["1H"]}, MalformedAction),
     ({"round": 8}, ValueError),
     ({"hands": [[]] * 3}, ValueError),
-    ({"profile": {"jokers": 4}}, UnsupportedProfile),
+    ({"profile": {"jokers": 5}}, UnsupportedProfile),  # R11.3: at most 2 x packs
 ])
 def test_inconsistent_positions_are_refused(fields, error):
     with pytest.raises(error):

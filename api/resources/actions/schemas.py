@@ -5,11 +5,14 @@ from marshmallow import fields, validate
 from api.resources.fields import integer
 from domain.cards import JOKER, RANKS, SUITS
 
-# The card codes of domain.cards (a natural, JK, or JK=<natural> in a run), as a pattern the
-# OpenAPI document can carry.
+# The card codes of domain.cards (a natural, JK, or JK=<natural> in a run; under wild twos a
+# deuce 2C=<natural> in a run or 2C=<rank> in a group, R11.15), as a pattern the OpenAPI
+# document can carry.
 _NATURAL = f"(?:{'|'.join(RANKS)})[{''.join(SUITS)}]"
-CARD = validate.Regexp(rf"^(?:{_NATURAL}|{JOKER}(?:={_NATURAL})?)$",
-                       error="Not a card code: {input}.")
+_RANK = f"(?:{'|'.join(RANKS)})"
+CARD = validate.Regexp(rf"^(?:{_NATURAL}|{JOKER}(?:={_NATURAL})?|2[{''.join(SUITS)}]="
+                       rf"(?:{_NATURAL}|{_RANK}))$", error="Not a card code: {input}.")
+MAX_CUT = 415  # the largest deck (4 packs, 8 jokers, R11.3) less one
 MAX_MELD = 999
 MAX_KEY = 200  # characters of an Idempotency-Key
 
@@ -48,7 +51,7 @@ def _from(**kwargs) -> fields.String:
 
 def _melds(**kwargs) -> fields.List:
     return fields.List(fields.List(card(), validate=validate.Length(min=1, max=14)),
-                       validate=validate.Length(min=1, max=4), **kwargs)
+                       validate=validate.Length(min=1, max=6), **kwargs)
 
 
 def _answered(**kwargs) -> fields.String:
@@ -106,16 +109,53 @@ class SwapJokerActionSchema(ma.Schema):
     joker_to = fields.Nested(JokerTargetSchema, required=True)
 
 
+def _shanghai(**kwargs) -> fields.Boolean:
+    return fields.Boolean(metadata={"description": "Call Shanghai on the discard (profiles "
+                                                   "with shanghai_call, R11.18): a called "
+                                                   "discard opens no claim"}, **kwargs)
+
+
 class DiscardActionSchema(ma.Schema):
-    """``discard``: end the turn with a card from the hand (R5.5)."""
+    """``discard``: end the turn with a card from the hand (R5.5); ``shanghai`` calls it
+    (R11.18)."""
 
     type = _type("discard")
     card = card(required=True)
+    shanghai = _shanghai()
+
+
+def _as(**kwargs) -> fields.String:
+    return card(data_key="as", attribute="as", allow_none=True, metadata={
+        "description": "The card a claimed wild card stands for on a run (null on a group)"},
+        **kwargs)
+
+
+class ClaimActionSchema(ma.Schema):
+    """``claim``: ask for the open uncalled discard, laid on meld ``meld`` (R11.18)."""
+
+    type = _type("claim")
+    meld = meld_index(required=True)
+    as_ = _as()
+    end = _end()
+
+
+def _count(**kwargs) -> fields.Integer:
+    return integer(1, MAX_CUT, metadata={"description": "Cards to lift (1 to the deck size "
+                                                        "less one); the hand lifts about "
+                                                        "that many (R11.19)"}, **kwargs)
+
+
+class CutActionSchema(ma.Schema):
+    """``cut``: the seat at the dealer's right cuts the deck before the deal (R11.19)."""
+
+    type = _type("cut")
+    count = _count(required=True)
 
 
 BY_TYPE = {"draw": DrawActionSchema, "buy": BuyActionSchema, "pass": PassActionSchema,
            "open": OpenActionSchema, "lay_off": LayOffActionSchema,
-           "swap_joker": SwapJokerActionSchema, "discard": DiscardActionSchema}
+           "swap_joker": SwapJokerActionSchema, "discard": DiscardActionSchema,
+           "claim": ClaimActionSchema, "cut": CutActionSchema}
 FIELDS = {name: {f.data_key or key: f.required for key, f in cls._declared_fields.items()}
           for name, cls in BY_TYPE.items()}
 
@@ -123,7 +163,8 @@ FIELDS = {name: {f.data_key or key: f.required for key, f in cls._declared_field
 class ActionSchema(ma.Schema):
     """One player action (FORMAT.md `do`): exactly the fields of its ``type`` (documented per
     type as the request body, ``oneOf`` with ``type`` as discriminator). ``buy`` and ``pass``
-    may carry ``card``, the card on offer they answer (optional, R6.1)."""
+    may carry ``card``, the card on offer they answer (optional, R6.1); ``pass`` also answers
+    an open Shanghai claim (R11.18)."""
 
     type = fields.String(required=True, validate=validate.OneOf(tuple(BY_TYPE)))
     from_ = _from()
@@ -135,6 +176,9 @@ class ActionSchema(ma.Schema):
                                           "if another card is on offer now"})
     end = _end()
     joker_to = fields.Nested(JokerTargetSchema)
+    shanghai = _shanghai()
+    as_ = _as()
+    count = _count()
 
     @ma.validates_schema
     def _has_fields_of_type(self, data, **kwargs):

@@ -4,7 +4,8 @@ from marshmallow import fields, validate
 
 from api.resources.events.schemas import EVENT_NAMES
 from domain.bots import BOT_LEVELS
-from domain.profile import RuleProfile
+from api.resources.profiles.schemas import profile_field_doc
+from domain.profile import PRESETS
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, seat
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
@@ -48,12 +49,13 @@ class SeatSpecSchema(ma.Schema):
 
 
 def _profile(value: object) -> None:
-    """A profile is the name "standard" or an object of options (checked by the domain)."""
-    if isinstance(value, str) and value != "standard":
+    """A profile is a preset name or an object of options (checked by the domain, R11)."""
+    if isinstance(value, str) and value not in PRESETS:
         shown = value if len(value) <= 40 else value[:40] + "…"
-        raise ma.ValidationError(f"profile {shown!r} is not supported; only 'standard'.")
+        raise ma.ValidationError(f"profile {shown!r} is not a preset; presets are "
+                                 f"{', '.join(PRESETS)}.")
     if not isinstance(value, (str, dict)):
-        raise ma.ValidationError("profile must be 'standard' or an object of RULES.md §11 "
+        raise ma.ValidationError("profile must be a preset name or an object of RULES.md §11 "
                                  "options.")
 
 
@@ -72,14 +74,6 @@ class ClockRequestSchema(ma.Schema):
     takeover_level = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
         "description": "The level of the bot that plays a timed-out turn or a seat taken over "
                        "(default basic)"})
-def _profile_options() -> dict:
-    """The documented profile object: every RULES.md §11 option with the one value played yet
-    (its standard value; max_turns_per_round any positive integer), no other member."""
-    options = {name: {"enum": [value]} for name, value in RuleProfile().to_json().items()}
-    options["max_turns_per_round"] = {"type": "integer", "minimum": 1, "maximum": MAX_VERSION}
-    return {"type": "object", "properties": options, "additionalProperties": False}
-
-
 def _webhook_url(value: str) -> None:
     try:
         check_webhook_url(value)
@@ -88,17 +82,17 @@ def _webhook_url(value: str) -> None:
 
 
 class CreateGameSchema(ma.Schema):
-    """A new game: exactly four seats (R1.1), a rule profile, a seed, or a starting position,
+    """A new game: 3 to 8 seats (R1.1, R11.1), a rule profile, a seed, or a starting position,
     and its clock."""
 
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
-                        validate=validate.Length(equal=4))
+                        validate=validate.Length(min=3, max=8))
     profile = fields.Raw(load_default="standard", validate=_profile, metadata={
-        "description": 'The profile name "standard" or an object of RULES.md §11 options. '
-                       "Only the standard value of each option is played yet (any positive "
-                       "max_turns_per_round): an unknown option or another value is a 422 "
-                       "unsupported-profile naming the option",
-        "oneOf": [{"type": "string", "enum": ["standard"]}, _profile_options()]})
+        "description": "A preset name (R11.20, GET /v1/profiles) or an object of RULES.md §11 "
+                       "options, which may name a preset that its other options override; "
+                       "the seats set players. A profile breaking a §11 constraint is a 422 "
+                       "unsupported-profile naming the option and rule",
+        "oneOf": profile_field_doc()})
     seed = integer(0, MAX_SEED, allow_none=True)
     position = fields.Dict(metadata={
         "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
@@ -199,7 +193,7 @@ class GameRecordSchema(ma.Schema):
     id = fields.String(required=True)
     created_ms = integer(0, MAX_VERSION, required=True)
     seats = fields.List(fields.Nested(RecordSeatSchema), required=True,
-                        validate=validate.Length(equal=4))
+                        validate=validate.Length(min=3, max=8))
     version = integer(1, MAX_VERSION, required=True)
     events = fields.List(fields.Nested(RecordEventSchema), required=True,
                          validate=validate.Length(min=1))

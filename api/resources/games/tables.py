@@ -4,6 +4,7 @@ from marshmallow import fields, validate
 
 from api.resources.actions.schemas import ActionSchema, card
 from api.resources.fields import MAX_VERSION, integer
+from api.resources.profiles.schemas import profile_object
 from service.records import ORIGINS
 
 STATUS = ("waiting", "playing", "scoring", "finished", "aborted", "expired")
@@ -38,6 +39,16 @@ class OfferSchema(ma.Schema):
     buyers = seats(required=True)
     passed = seats(required=True)
     barred = seat(allow_none=True)
+
+
+class ClaimSchema(ma.Schema):
+    """The open Shanghai claim on an uncalled discard (RULES.md R11.18)."""
+
+    card = fields.String(required=True)
+    discarder = seat(required=True)
+    waiting_for = seats(required=True)
+    claimers = seats(required=True)
+    passed = seats(required=True)
 
 
 class RoundEndSchema(ma.Schema):
@@ -105,7 +116,10 @@ class TableSchema(ma.Schema):
                                  "imported record, a fork or a rematch"})
     status = fields.String(required=True, validate=validate.OneOf(STATUS))
     round = fields.Integer(allow_none=True)
-    contract = fields.List(fields.String())
+    profile = fields.Dict(metadata={**profile_object(), "description": "The game's rule "
+                                    "profile: every option of RULES.md §11"})
+    contract = fields.List(fields.Raw(), metadata={
+        "description": 'The round\'s contract: "group", "run" or {"kind", "min"} (R11.5)'})
     dealer = seat(allow_none=True)
     turn = seat(allow_none=True)
     phase = fields.String(allow_none=True)
@@ -118,6 +132,7 @@ class TableSchema(ma.Schema):
     discard_pile = fields.List(fields.String())
     stock_size = fields.Integer()
     offer = fields.Nested(OfferSchema, allow_none=True)
+    claim = fields.Nested(ClaimSchema, allow_none=True)
     taken_from_discard = fields.String(allow_none=True)
     discard_taken = fields.List(
         fields.List(card()),

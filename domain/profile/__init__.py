@@ -1,0 +1,11 @@
+"""The rule profile of RULES.md §11: options, presets (R11.20), validation as a whole."""
+from domain.profile.options import (
+    GROUP, MAX_PLAY_OFFS, RUN, STANDARD_CONTRACTS, STANDARD_MELDS, MeldRules, RuleProfile,
+    requirement,
+)
+from domain.profile.presets import PRESETS
+from domain.profile.resolve import OPTION_CHECKS, UnsupportedProfile, resolve
+
+__all__ = ["GROUP", "MAX_PLAY_OFFS", "RUN", "STANDARD_CONTRACTS", "STANDARD_MELDS", "MeldRules",
+           "RuleProfile", "requirement", "PRESETS", "OPTION_CHECKS", "UnsupportedProfile",
+           "resolve"]

@@ -1,0 +1,65 @@
+"""The §11 variants through the HTTP API: presets listed, 3-8 seats, a profile refused naming
+its option and rule, the cut awaited from its seat, hidden cards of variant events redacted."""
+import pytest
+
+from api import create_app
+from domain.profile import PRESETS
+from tests.integration.api_client import bearer
+
+SIX = [{"kind": "human", "name": f"p{n}"} for n in range(6)]
+
+
+@pytest.fixture
+def client(service):
+    app = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off"})
+    return app.test_client()
+
+
+def test_the_presets_are_listed_with_every_option_and_one_is_read_by_name(client):
+    listed = client.get("/v1/profiles").get_json()["items"]
+    assert [p["name"] for p in listed] == list(PRESETS)
+    shanghai = client.get("/v1/profiles/shanghai").get_json()
+    assert shanghai == next(p for p in listed if p["name"] == "shanghai")
+    assert shanghai["options"]["deal_sizes"] == [11] * 7 and shanghai["options"]["jokers"] == 4
+    assert shanghai["source"] and shanghai["description"]
+    missing = client.get("/v1/profiles/progressive")
+    assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
+
+
+def test_a_six_seat_shanghai_game_deals_eleven_and_hides_other_hands(client):
+    made = client.post("/v1/games", json={"seats": SIX, "profile": "shanghai"})
+    assert made.status_code == 201, made.get_json()
+    game = made.get_json()
+    table = client.get(f"/v1/games/{game['id']}").get_json()
+    assert table["hand_sizes"] == [11] * 6 and table["profile"]["players"] == 6
+    token = game["seats"][2]["token"]
+    view = client.get(f"/v1/games/{game['id']}/view", headers=bearer(token)).get_json()
+    dealt = next(e for e in client.get(f"/v1/games/{game['id']}/events",
+                                       headers=bearer(token)).get_json()["events"]
+                 if e["type"] == "RoundDealt")
+    assert dealt["data"]["hand"] == view["hand"] and dealt["data"]["hand_sizes"] == [11] * 6
+    assert "deck" not in dealt["data"]
+
+
+def test_a_refused_profile_is_a_422_naming_option_and_rule(client):
+    answer = client.post("/v1/games", json={"seats": SIX[:4], "profile": {
+        "preset": "shanghai", "deal_sizes": [3] * 7}})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and problem["type"].endswith("/unsupported-profile")
+    assert (problem["option"], problem["rule"]) == ("deal_sizes", "R11.4")
+
+
+def test_a_liverpool_deal_awaits_the_cut_from_the_dealers_right_then_deals(client):
+    game = client.post("/v1/games", json={"seats": SIX[:4], "profile": "liverpool"}).get_json()
+    table = client.get(f"/v1/games/{game['id']}").get_json()
+    cutter = (table["dealer"] - 1) % 4
+    assert table["awaiting"] == {**table["awaiting"], "phase": "cut", "seats": [cutter]}
+    shuffled = client.get(f"/v1/games/{game['id']}/events").get_json()["events"][-1]
+    assert shuffled["type"] == "DeckShuffled" and shuffled["data"]["deck"] is None
+    token = game["seats"][cutter]["token"]
+    view = client.get(f"/v1/games/{game['id']}/view", headers=bearer(token)).get_json()
+    assert {"type": "cut", "count": 40} in view["legal_actions"]
+    cut = client.post(f"/v1/games/{game['id']}/actions", json={"type": "cut", "count": 40},
+                      headers=bearer(token))
+    assert cut.status_code == 200, cut.get_json()
+    assert cut.get_json()["view"]["hand_sizes"] == [10] * 4
