@@ -5,21 +5,22 @@ nothing and only applies them, so replaying any stored game gives the same state
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Callable, Iterable
 
 from domain import events as ev
-from domain import events_variants as evv
 from domain.cards import physical_card
 from domain.deal import deal_from_deck
 from domain.melds import Meld, meld_kind, wild_index
+from domain.fold_tuples import give as _give, placed as _placed, replaced as _replaced
+from domain.fold_tuples import with_card as _with, without as _without
+from domain.fold_variants import BY_SEAT, HANDLERS as VARIANT_HANDLERS
 from domain.offers import with_answer
 from domain.lobby import LOBBY_HANDLERS
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
-    ABORTED, BUYING, CLAIM, CUT, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Claim, Clock,
-    GameState, Offer, RoundState, Takeover,
+    ABORTED, BUYING, CUT, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Clock, GameState,
+    Offer, RoundState, Takeover,
 )
 
 
@@ -57,26 +58,6 @@ def _build(cls: type, fields: dict) -> object:
     return obj
 
 
-# -- tuple helpers ------------------------------------------------------------------------
-
-def _replaced(items: tuple, index: int, value: object) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
-def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1:]
-
-
-def _with(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    i = bisect_left(hand, card)
-    return hand[:i] + (card,) + hand[i:]
-
-
-def _give(rnd: dict, seat: int, hand: tuple[str, ...]) -> None:
-    rnd["hands"] = _replaced(rnd["hands"], seat, hand)
-
-
 def _took_from_discard(rnd: dict, seat: int, card: str) -> None:
     taken = rnd["discard_taken"]
     rnd["discard_taken"] = _replaced(taken, seat, taken[seat] + (card,))
@@ -111,21 +92,6 @@ def _round_dealt(game: Fields, old: Fields | None, e: ev.RoundDealt) -> tuple[Fi
                      cut_bonus_seat=old["cut_bonus_seat"] if cut else None)
     game["status"] = PLAYING
     return game, dict(rnd.__dict__)
-
-
-def _deck_shuffled(game: Fields, _: Fields | None, e: evv.DeckShuffled) -> tuple[Fields, Fields]:
-    seats = game["seats"]
-    game["timed_out"] = None
-    rnd = RoundState(number=e.round, dealer=e.dealer, turn=(e.dealer - 1) % seats, phase=CUT,
-                     hands=((),) * seats, opened=(None,) * seats, stock=e.deck,
-                     discard_taken=((),) * seats, purchases=(0,) * seats)
-    game["status"] = PLAYING
-    return game, dict(rnd.__dict__)
-
-
-def _deck_cut(game: Fields, rnd: Fields, e: evv.DeckCut) -> tuple[Fields, Fields]:
-    rnd["cut_bonus_seat"] = e.seat if e.exact else None
-    return game, rnd
 
 
 def _stock_chosen(game: Fields, rnd: Fields, _: ev.StockChosen) -> tuple[Fields, Fields]:
@@ -165,13 +131,6 @@ def _card_bought(game: Fields, rnd: Fields, e: ev.CardBought) -> tuple[Fields, F
     return game, rnd
 
 
-def _penalty_card_taken(game: Fields, rnd: Fields,
-                        e: evv.PenaltyCardTaken) -> tuple[Fields, Fields]:
-    _give(rnd, e.seat, _with(rnd["hands"][e.seat], e.card))
-    rnd["stock"] = rnd["stock"][1:]
-    return game, rnd
-
-
 def _card_drawn(game: Fields, rnd: Fields, e: ev.CardDrawn) -> tuple[Fields, Fields]:
     _give(rnd, e.seat, _with(rnd["hands"][e.seat], e.card))
     if e.source == "discard":
@@ -193,11 +152,6 @@ def _contract_opened(game: Fields, rnd: Fields, e: ev.ContractOpened) -> tuple[F
     rnd["melds"] += tuple(Meld(e.seat, meld_kind(cards, rules), cards) for cards in e.melds)
     rnd["opened"] = _replaced(rnd["opened"], e.seat, "this_turn")
     return game, rnd
-
-
-def _placed(meld: Meld, card: str, end: str | None) -> Meld:
-    cards = (card,) + meld.cards if end == "low" else meld.cards + (card,)
-    return Meld(meld.owner, meld.kind, cards)
 
 
 def _card_laid_off(game: Fields, rnd: Fields, e: ev.CardLaidOff) -> tuple[Fields, Fields]:
@@ -232,44 +186,6 @@ def _card_discarded(game: Fields, rnd: Fields, e: ev.CardDiscarded) -> tuple[Fie
 def _stock_rebuilt(game: Fields, rnd: Fields, e: ev.StockRebuilt) -> tuple[Fields, Fields]:
     rnd["stock"], rnd["discard"] = e.stock, e.discard
     rnd["rebuilds"] += 1
-    return game, rnd
-
-
-# -- Shanghai claims (R11.18) ---------------------------------------------------------------
-
-def _shanghai_called(game: Fields, rnd: Fields, _: evv.ShanghaiCalled) -> tuple[Fields, Fields]:
-    return game, rnd
-
-
-def _claim_opened(game: Fields, rnd: Fields, e: evv.ClaimOpened) -> tuple[Fields, Fields]:
-    rnd["phase"], rnd["claim"] = CLAIM, Claim(card=e.card, discarder=e.discarder)
-    return game, rnd
-
-
-def _claim_requested(game: Fields, rnd: Fields, e: evv.ClaimRequested) -> tuple[Fields, Fields]:
-    c = rnd["claim"]
-    rnd["claim"] = Claim(c.card, c.discarder, c.claims + ((e.seat, e.meld, e.card, e.end),),
-                         c.passed)
-    return game, rnd
-
-
-def _claim_passed(game: Fields, rnd: Fields, e: evv.ClaimPassed) -> tuple[Fields, Fields]:
-    c = rnd["claim"]
-    rnd["claim"] = Claim(c.card, c.discarder, c.claims, c.passed + (e.seat,))
-    return game, rnd
-
-
-def _claim_closed(game: Fields, rnd: Fields, _: evv.ClaimClosed) -> tuple[Fields, Fields]:
-    rnd["phase"], rnd["claim"] = DRAW, None
-    return game, rnd
-
-
-def _card_claimed(game: Fields, rnd: Fields, e: evv.CardClaimed) -> tuple[Fields, Fields]:
-    melds = rnd["melds"]
-    rnd["melds"] = _replaced(melds, e.meld, _placed(melds[e.meld], e.card, e.end))
-    rnd["discard"] = rnd["discard"][:-1]
-    _give(rnd, e.seat, _without(rnd["hands"][e.seat], e.given))
-    _give(rnd, e.discarder, _with(rnd["hands"][e.discarder], e.given))
     return game, rnd
 
 
@@ -365,13 +281,6 @@ _HANDLERS: dict[type, Callable[..., tuple[Fields | None, Fields | None]]] = {
     ev.SeatReclaimed: _seat_reclaimed,
     ev.GameAborted: _game_aborted,
     **LOBBY_HANDLERS,
-    evv.ShanghaiCalled: _shanghai_called,
-    evv.ClaimOpened: _claim_opened,
-    evv.ClaimRequested: _by_seat(_claim_requested),
-    evv.ClaimPassed: _claim_passed,
-    evv.ClaimClosed: _claim_closed,
-    evv.CardClaimed: _card_claimed,
-    evv.PenaltyCardTaken: _penalty_card_taken,
-    evv.DeckShuffled: _deck_shuffled,
-    evv.DeckCut: _by_seat(_deck_cut),
+    **{event: _by_seat(handler) if event in BY_SEAT else handler
+       for event, handler in VARIANT_HANDLERS.items()},
 }

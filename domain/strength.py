@@ -34,9 +34,9 @@ class LevelSummary:
     wins: float
 
 
-def seating(levels: tuple[str, ...], game: int) -> tuple[str, ...]:
-    """The level of each of the four seats in game number `game` (rotating, see above)."""
-    return tuple(levels[(game + seat) % len(levels)] for seat in range(SEATS))
+def seating(levels: tuple[str, ...], game: int, seats: int = SEATS) -> tuple[str, ...]:
+    """The level of each of the `seats` seats in game number `game` (rotating, see above)."""
+    return tuple(levels[(game + seat) % len(levels)] for seat in range(seats))
 
 
 def samples_of(seats: tuple[str, ...], totals: tuple[int, ...],

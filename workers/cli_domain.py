@@ -10,7 +10,8 @@ import click
 
 from domain.bots import BOT_LEVELS
 from domain.conformance import run_case
-from domain.strength import SEATS, markdown, samples_of, seating, summarize
+from domain.profile import UnsupportedProfile, resolve
+from domain.strength import markdown, samples_of, seating, summarize
 
 
 def _case_files(paths: tuple[str, ...]) -> list[Path]:
@@ -51,23 +52,30 @@ def conformance(paths: tuple[str, ...]) -> None:
 @click.option("--games", default=10, show_default=True, help="games to play")
 @click.option("--seed", default=0, show_default=True, help="seed of the first game")
 @click.option("--levels", default="basic", show_default=True,
-              help="bot levels, comma separated, rotated over the four seats game by game")
-def simulate(games: int, seed: int, levels: str) -> None:
-    """Play N in-process games of four bots; print the mean penalty per seat and per level
-    (95% interval), the mean turns per round and the games per second."""
+              help="bot levels, comma separated, rotated over the seats game by game")
+@click.option("--profile", "profile_text", default="standard", show_default=True,
+              help="a preset name (RULES.md R11.20) or a JSON object of §11 options")
+@click.option("--players", type=click.IntRange(3, 8), default=None,
+              help="seats at the table (default: the profile's players, 4)")
+def simulate(games: int, seed: int, levels: str, profile_text: str,
+             players: int | None) -> None:
+    """Play N in-process games of bots under a rule profile; print the mean penalty per seat
+    and per level (95% interval), the mean turns per round and the games per second."""
     from domain.simulation import play_game
 
+    profile = _profile(profile_text, players)
     level_list = tuple(levels.split(","))
     unknown = set(level_list) - set(BOT_LEVELS)
     if unknown:
         raise click.BadParameter(f"unknown level(s) {', '.join(sorted(unknown))}; "
                                  f"choose from {', '.join(BOT_LEVELS)}", param_hint="--levels")
-    samples, totals, rounds, turns = [], [0] * SEATS, 0, 0
+    seat_count = profile.players
+    samples, totals, rounds, turns = [], [0] * seat_count, 0, 0
     started = time.perf_counter()
     with click.progressbar(range(games), label="games") as bar:
         for number in bar:
-            seats = seating(level_list, number)
-            result = play_game(seats, random.Random(seed + number))
+            seats = seating(level_list, number, seat_count)
+            result = play_game(seats, random.Random(seed + number), profile)
             samples += samples_of(seats, result.totals, result.winners)
             totals = [a + b for a, b in zip(totals, result.totals)]
             rounds += len(result.turns_per_round)
@@ -78,3 +86,20 @@ def simulate(games: int, seed: int, levels: str) -> None:
     click.echo(markdown(summarize(samples, level_list)))
     click.echo(f"mean turns per round: {turns / max(rounds, 1):.1f}")
     click.echo(f"games per second: {games / elapsed:.2f}")
+
+
+def _profile(text: str, players: int | None):
+    """The profile named by `text` (a preset or JSON options), at `players` seats if given."""
+    if text.lstrip().startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise click.BadParameter(f"not JSON: {error}", param_hint="--profile") from None
+    else:
+        value = {"preset": text}
+    if players is not None and isinstance(value, dict):
+        value = {**value, "players": players}
+    try:
+        return resolve(value)
+    except UnsupportedProfile as refused:
+        raise click.BadParameter(str(refused), param_hint="--profile") from None

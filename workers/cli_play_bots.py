@@ -1,4 +1,4 @@
-"""`rummy play-bots`: create a game of four bots on a running service and follow it to the end.
+"""`rummy play-bots`: create a game of bots on a running service and follow it to the end.
 
 Plain HTTP (standard library only), as any client would: `POST /v1/games`, then the event long
 poll `GET /v1/games/{id}/events?after=N&wait=S` with the game's admin token, printing each
@@ -66,18 +66,26 @@ def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True,
               help="Base URL of the running service.")
 @click.option("--level", "levels", multiple=True, type=click.Choice(BOT_LEVELS),
-              help="Level of each seat (repeat up to 4 times; the last one fills the rest).")
+              help="Level of each seat (repeat up to --seats times; the last one fills the rest).")
+@click.option("--seats", "seat_count", type=click.IntRange(3, 8), default=4, show_default=True,
+              help="Seats at the table (RULES.md R11.1).")
+@click.option("--profile", default="standard", show_default=True,
+              help="A preset name (R11.20) or a JSON object of RULES.md §11 options.")
 @click.option("--seed", type=int, default=None, help="Seed of the game (mixed with the game id: no two games share a deal; "
                    "reproducible deals need the server admin key, docs/threat-model.md).")
 @click.option("--timeout", type=float, default=300, show_default=True,
               help="Seconds to wait for the game to finish.")
-def play_bots(url: str, levels: tuple[str, ...], seed: int | None, timeout: float) -> None:
-    """Create a game of four bots on the service at URL and print its scores to the end."""
-    chosen = list(levels or ("strong", "basic"))[:4]
-    chosen += [chosen[-1]] * (4 - len(chosen))
+def play_bots(url: str, levels: tuple[str, ...], seat_count: int, profile: str,
+              seed: int | None, timeout: float) -> None:
+    """Create a game of bots on the service at URL and print its scores to the end."""
+    chosen = list(levels or ("strong", "basic"))[:seat_count]
+    chosen += [chosen[-1]] * (seat_count - len(chosen))
     base = url.rstrip("/")
     seats = [{"kind": "bot", "level": level, "name": f"{level}-{n}"} for n, level in enumerate(chosen)]
-    body = {"seats": seats} if seed is None else {"seats": seats, "seed": seed}
+    body = {"seats": seats, "profile": json.loads(profile) if profile.lstrip().startswith("{")
+            else profile}
+    if seed is not None:
+        body["seed"] = seed
     created = http_json("POST", f"{base}/v1/games", body)
     game_id = created["id"]
     click.echo(f"game {game_id}: seats {', '.join(s['name'] for s in seats)}")

@@ -58,3 +58,24 @@ def test_simulate_reports_penalties_turns_and_speed():
 def test_simulate_refuses_an_unknown_level():
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--levels", "grandmaster"])
     assert result.exit_code == 2 and "grandmaster" in result.output
+
+
+def test_conformance_runs_the_variant_cases():
+    variants = Path(__file__).parents[1] / "conformance" / "variants"
+    result = CliRunner().invoke(main, ["conformance", str(variants)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "20 passed, 0 failed"
+
+
+def test_simulate_plays_a_preset_at_another_table_size():
+    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--seed", "2", "--levels",
+                                       "basic", "--profile", "liverpool", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "seat 2: mean penalty" in result.output and "seat 3" not in result.output
+    assert result.output.splitlines()[-1].startswith("games per second: ")
+
+
+def test_simulate_refuses_a_profile_naming_its_rule():
+    result = CliRunner().invoke(main, ["simulate", "--games", "1", "--profile",
+                                       '{"preset": "shanghai", "packs": 9}'])
+    assert result.exit_code == 2 and "R11.2" in result.output
