@@ -7,7 +7,7 @@ of each card that fits a meld). Every listed action is accepted by `decide`.
 """
 from __future__ import annotations
 
-from domain.cards import JOKER, declared_card
+from domain.cards import JOKER
 from domain.decide_claims import waiting_for_claim
 from domain.melds import GROUP, joker_swaps, layoff_targets, layoffs_for_hand, swap_joker
 from domain.offers import waiting_for
@@ -105,7 +105,7 @@ def _released_as(entry: str, released: str, meld) -> str | None | bool:
         return False
     if meld.kind == GROUP:
         return None
-    return declared_card(entry) if "=" in entry else entry
+    return entry.split("=", 1)[1] if "=" in entry else entry
 
 
 def _fits(meld, released: str, declared: str | None, end: str | None, rules) -> bool:

@@ -28,10 +28,16 @@ def _eligible(active: int, seats: int, barred: int | None,
 
 def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
     """`offer` after `seat` asked to buy (`buys`) or passed (R6.2, R6.9)."""
+    # Built without the frozen dataclass's __init__ (one object.__setattr__ per field): the
+    # answers of big tables are most of a game's events (bench/variant_fold.py).
+    answered = object.__new__(Offer)
+    fields = answered.__dict__
+    fields.update(offer.__dict__)
     if buys:
-        return Offer(offer.card, offer.barred, offer.buyers + (seat,), offer.passed,
-                     offer.capped)
-    return Offer(offer.card, offer.barred, offer.buyers, offer.passed + (seat,), offer.capped)
+        fields["buyers"] = offer.buyers + (seat,)
+    else:
+        fields["passed"] = offer.passed + (seat,)
+    return answered
 
 
 def outcome(offer: Offer, active: int, seats: int) -> int | None | str:

@@ -88,15 +88,16 @@ class Needs:
 def needs(state, bot_seats: Collection[int]) -> Needs:
     """What `state` waits on: a bot among the seats that must act (`bot_seats`: with the seats
     handed to a bot, service.records.GameRecord.bot_seats(state)), the round's scoring, or a
-    human seat's deadline: a buy offer it owes an answer (R6.9) or its turn under a turn clock
-    (DESIGN §5)."""
+    human seat's deadline: a buy offer or a Shanghai claim it owes an answer (R6.9, R11.18) or
+    its turn under a turn clock (DESIGN §5)."""
     wait = awaiting(state)
     if wait.status == "scoring":
         return Needs(scoring=True)
     if wait.status != "playing":
         return Needs()
     humans = [seat for seat in wait.seats if seat not in bot_seats]
-    clocked = wait.phase == "buying" or (state.clock is not None and state.clock.turn_s is not None)
+    clocked = wait.phase in ("buying", "claim") or (state.clock is not None
+                                                    and state.clock.turn_s is not None)
     return Needs(bots=any(seat in bot_seats for seat in wait.seats),
                  deadline=bool(humans) and clocked)
 

@@ -34,10 +34,11 @@ def test_a_created_game_shows_a_token_for_each_human_seat_only(client):
     assert body["seats"][3]["level"] == "basic"
 
 
-def test_a_game_needs_exactly_four_seats(client):
-    response = client.post("/v1/games", json={"seats": HUMANS[:3]})
-    assert response.status_code == 422 and response.content_type == PROBLEM
-    assert "seats" in response.get_json()["errors"]["json"]
+def test_a_game_needs_three_to_eight_seats(client):
+    for count in (2, 9):
+        response = client.post("/v1/games", json={"seats": (HUMANS * 3)[:count]})
+        assert response.status_code == 422 and response.content_type == PROBLEM
+        assert "seats" in response.get_json()["errors"]["json"]
 
 
 def test_a_starting_position_needs_the_server_admin_key(client, admin_key):

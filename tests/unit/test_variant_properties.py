@@ -20,6 +20,9 @@ from domain.cards import physical_card
 from domain.profile import PRESETS, resolve
 from domain.state import PLAYING
 
+# A Progressive-style table (README): runs of three and wild deuces (R11.5, R11.15, R11.8).
+PROGRESSIVE = {"contracts": [["group", "group"], ["group", {"kind": "run", "min": 3}], [{"kind": "run", "min": 3}, {"kind": "run", "min": 3}], ["group", "group", "group"], ["group", "group", {"kind": "run", "min": 3}], ["group", {"kind": "run", "min": 3}, {"kind": "run", "min": 3}], [{"kind": "run", "min": 3}, {"kind": "run", "min": 3}, {"kind": "run", "min": 3}]], "deal_sizes": [7, 7, 7, 10, 10, 10, 10], "wild_twos": True, "buying_from_round": 3}
+PROFILES = [{"preset": name} for name in sorted(PRESETS)] + [PROGRESSIVE]
 PROBES = ({"type": "discard", "card": "AS"}, {"type": "draw", "from": "discard"},
           {"type": "buy"}, {"type": "pass"}, {"type": "claim", "meld": 0},
           {"type": "cut", "count": 5}, {"type": "lay_off", "meld": 0, "card": "JK=2C"})
@@ -70,12 +73,12 @@ def next_command(state, rng):
     return seat, rng.choice(legal_actions(state, seat))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(preset=st.sampled_from(sorted(PRESETS)), players=st.integers(3, 8),
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=st.sampled_from(PROFILES), players=st.integers(3, 8),
        seed=st.integers(0, 2**32 - 1), max_turns=st.integers(6, 30))
-def test_every_preset_keeps_every_invariant(preset, players, seed, max_turns):
+def test_every_preset_keeps_every_invariant(options, players, seed, max_turns):
     rng = random.Random(seed)
-    profile = resolve({"preset": preset, "players": players, "max_turns_per_round": max_turns})
+    profile = resolve({**options, "players": players, "max_turns_per_round": max_turns})
     deck = Counter(full_deck(profile.packs, profile.jokers))
     events = start_game(profile, players, rng)
     state = fold(events)

@@ -12,8 +12,8 @@ RFC3339_MS = {"format": "date-time", "example": "2026-11-30T20:36:49.123Z"}
 
 
 def seat(**kwargs) -> fields.Integer:
-    """A seat number, 0-3, clockwise."""
-    return integer(0, 3, **kwargs)
+    """A seat number, 0 to 7 (3-8 seats, R11.1), clockwise."""
+    return integer(0, 7, **kwargs)
 
 
 def seats(**kwargs) -> fields.List:
