@@ -7,11 +7,14 @@ each primary), the nodes meet (CLUSTER MEET), each replica follows its primary (
 REPLICATE), and `start` returns once every node reports `cluster_state:ok` and every replica
 has synced. Every server is a child that Linux stops when this process dies (like
 service.embedded), bound to 127.0.0.1, without persistence: for tests, never production.
+`python -m service.embedded_cluster` runs one in the foreground (a local trial of the cluster
+mode: docs/cluster.md): it prints its URL first and stops on SIGTERM or SIGINT.
 """
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -163,3 +166,19 @@ def _ready(node: redis.Redis) -> bool:
         return False
     replication = node.info("replication")
     return replication["role"] == "master" or replication.get("master_link_status") == "up"
+
+
+def main() -> int:
+    """Run a cluster until SIGTERM/SIGINT; print its `redis+cluster://` URL first."""
+    stopping = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.append(True))
+    with EmbeddedCluster() as cluster:
+        print(cluster.url, flush=True)
+        while not stopping:
+            time.sleep(0.2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

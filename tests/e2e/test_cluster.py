@@ -69,3 +69,16 @@ def test_a_primary_failover_mid_game_loses_no_acknowledged_event(stack, redis_cl
     promoted = redis_cluster.failover(primary)
     assert redis_cluster.primary_port(events_key(game["id"])) == promoted
     check_game(client, game, before)
+
+
+def test_a_silent_humans_turn_times_out_through_the_deadline_set_on_the_cluster(stack):
+    """The worker polls the deadline set (`rummy:{deadlines}:*`, on the cluster) and enqueues
+    the deadline job on the queue server: the silent seat times out and a bot takes it over."""
+    client, _, _ = stack
+    game = client.create([{"kind": "human", "name": "Ann"}] + BOTS[1:], seed=1203,
+                         clock={"turn_s": 1, "offer_s": 1, "timeouts_before_takeover": 1})
+    seen: list[dict] = []
+    taken = client.wait_for(game["id"], game["admin_token"],
+                            lambda event: event["type"] == "SeatTakenOver", 20, seen)
+    assert taken["data"] == {"seat": 0, "level": "basic", "reason": "timeouts"}
+    assert [e["type"] for e in seen].count("TurnTimedOut") == 1

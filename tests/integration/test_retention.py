@@ -44,7 +44,8 @@ def archive(service):
 @pytest.fixture
 def retention(wired):
     """Finished games kept 1 day, abandoned after 7."""
-    return Retention(wired.service, wired.client, RetentionPolicy(DAY_MS, 7 * DAY_MS))
+    return Retention(wired.service, wired.client, RetentionPolicy(DAY_MS, 7 * DAY_MS),
+                     wired.queue_client)
 
 
 def days_ahead(days: float) -> int:
