@@ -223,8 +223,10 @@ class GameService(GameReads):
                                    "key.")
             raise Forbidden("Only the game's admin token or the server admin key may abort it.")
         record = self.records.get(game_id)
-        version, state = self._decide_and_append(game_id, record, None, {"type": "abort"},
-                                                 idempotency_key, expected_version)
+        # The caller's key is scoped apart from the system's own (a deadline's `deadline-<v>`).
+        key = None if idempotency_key is None else f"abort:{idempotency_key}"
+        version, state = self._decide_and_append(game_id, record, None, {"type": "abort"}, key,
+                                                 expected_version)
         return version, self.with_deadline(game_id, version, state, public_view(state))
 
     def decide_at(self, game_id: str, action: dict, expected_version: int, key: str | None,

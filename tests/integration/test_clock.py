@@ -1,11 +1,12 @@
 """The turn clock on a real server (docs/clock.md): recorded_at on every event, the clock of a
 new game, deadlines in views and in the workers' sorted set, the deadline job (a turn timeout
 in one append, exactly once), reclaim, resign and abort through the API."""
+import random
 import time
 
 import pytest
 
-from domain import awaiting
+from domain import awaiting, decide
 from service import Principal
 from service.clock import parse_rfc3339
 from service.keys import deadlines_key
@@ -230,3 +231,19 @@ def test_the_deadline_of_a_game_gone_from_the_store_is_forgotten(service, jobs_w
     service.schedule.set("no-such-game", 3, 1)
     assert deadlines.run_deadline("no-such-game", 3) == "gone"
     assert service.schedule.due("no-such-game") is None
+
+
+def test_an_abort_key_never_collides_with_the_keys_of_the_systems_deadlines(client, service,
+                                                                             admin_key):
+    """A deadline appends under the system key `deadline-<version>`; an admin's abort sent with
+    that same Idempotency-Key is its own request (scoped `abort:`), not a reuse of the key."""
+    game = client.post("/v1/games", json={"seats": HUMANS}).get_json()
+    gid, version = game["id"], game["version"]
+    turn = client.get(f"/v1/games/{gid}").get_json()["turn"]
+    time_out = {"type": "time_out", "seat": turn}
+    service.decide_at(gid, time_out, version, f"deadline-{version}",
+                      lambda state, at: decide(state, None, time_out, random.Random(at)))
+    aborted = client.post(f"/v1/games/{gid}/abort", headers={
+        "X-Admin-Key": admin_key, "Idempotency-Key": f"deadline-{version}"})
+    assert aborted.status_code == 200, aborted.get_json()
+    assert aborted.get_json()["table"]["status"] == "aborted"
