@@ -5,12 +5,14 @@ from domain import event_to_dict
 from domain.simulation import play_game
 
 
-def finished_record(seed: int = 2, levels: tuple[str, ...] = ("basic",) * 4) -> dict:
-    """The record of a finished game of four seats (all human, so an import gives each a
-    token), its events played by bots at `levels` with `random.Random(seed)`."""
-    events = play_game(levels, random.Random(seed)).events
+def finished_record(seed: int = 2, levels: tuple[str, ...] = ("basic",) * 4,
+                    profile=None) -> dict:
+    """The record of a finished game of one seat per level (all human, so an import gives
+    each a token), its events played by bots at `levels` with `random.Random(seed)` under
+    `profile` (a RuleProfile; None: standard)."""
+    events = play_game(levels, random.Random(seed), profile).events
     return {"format": "contract-rummy/game-record", "format_version": 1, "id": "0" * 16,
             "created_ms": 1_700_000_000_000, "version": len(events),
             "seats": [{"seat": n, "kind": "human", "name": f"p{n}", "level": None}
-                      for n in range(4)],
+                      for n in range(len(levels))],
             "events": [{**event_to_dict(e), "version": n} for n, e in enumerate(events, 1)]}

@@ -63,3 +63,16 @@ def test_a_liverpool_deal_awaits_the_cut_from_the_dealers_right_then_deals(clien
                       headers=bearer(token))
     assert cut.status_code == 200, cut.get_json()
     assert cut.get_json()["view"]["hand_sizes"] == [10] * 4
+
+
+def test_a_finished_variant_record_is_imported_and_replays_to_its_end(client, admin_key):
+    from domain.profile import resolve
+    from tests.integration.records import finished_record
+    profile = resolve({"preset": "shanghai", "players": 5, "max_turns_per_round": 40})
+    record = finished_record(seed=4, levels=("basic",) * 5, profile=profile)
+    reply = client.post("/v1/games/import", json=record, headers={"X-Admin-Key": admin_key})
+    assert reply.status_code == 201, reply.get_json()
+    table = client.get(f"/v1/games/{reply.get_json()['id']}").get_json()
+    ended = record["events"][-1]["data"]
+    assert table["status"] == "finished" and table["scores"] == ended["totals"]
+    assert table["profile"] == profile.to_json() and len(table["hand_sizes"]) == 5

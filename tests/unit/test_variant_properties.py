@@ -105,3 +105,17 @@ def test_first_event_records_every_option(preset):
     created = start_game(profile, profile.players, random.Random(3))[0]
     assert set(created.profile) == set(resolve("standard").to_json())
     assert resolve(created.profile) == profile
+
+
+def test_variant_events_hide_their_cards_from_other_seats():
+    from domain.events import event_to_dict
+    from domain.events_variants import CardClaimed, DeckShuffled, PenaltyCardTaken
+    from domain.views import redact
+    claimed = event_to_dict(CardClaimed(seat=2, meld=0, card="9H", end="high", discarder=0,
+                                        given="4C"))
+    assert [redact(claimed, s)["data"]["given"] for s in (0, 1, 2, 3, None)] == \
+        ["4C", None, "4C", None, None]
+    penalty = event_to_dict(PenaltyCardTaken(seat=3, card="AD"))
+    assert [redact(penalty, s)["data"]["card"] for s in (3, 0, None)] == ["AD", None, None]
+    shuffled = redact(event_to_dict(DeckShuffled(round=1, dealer=2, deck=("2C", "JK"))), 1)
+    assert shuffled["data"] == {"round": 1, "dealer": 2, "deck": None, "deck_size": 2}
