@@ -76,3 +76,21 @@ def test_a_finished_variant_record_is_imported_and_replays_to_its_end(client, ad
     ended = record["events"][-1]["data"]
     assert table["status"] == "finished" and table["scores"] == ended["totals"]
     assert table["profile"] == profile.to_json() and len(table["hand_sizes"]) == 5
+
+
+def test_a_capped_seats_pass_is_accepted_and_appends_nothing(client, admin_key):
+    import json
+    from pathlib import Path
+    case = json.loads((Path(__file__).parents[1] / "conformance" / "variants"
+                       / "v-r11.9-purchase-cap.json").read_text())
+    game = client.post("/v1/games", json={"seats": SIX[:4], "position": case["position"]},
+                       headers={"X-Admin-Key": admin_key}).get_json()
+    tokens = [seat["token"] for seat in game["seats"]]
+    drawn = client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw", "from": "stock"},
+                        headers=bearer(tokens[0]))
+    assert drawn.status_code == 200, drawn.get_json()
+    before = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    passed = client.post(f"/v1/games/{game['id']}/actions", json={"type": "pass"},
+                         headers=bearer(tokens[2]))  # seat 2 made its two purchases (R11.9)
+    assert passed.status_code == 200, passed.get_json()
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == before
