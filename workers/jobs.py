@@ -11,7 +11,6 @@ registry, where the sweeper's replacement takes over.
 from __future__ import annotations
 
 import logging
-import random
 import time
 from datetime import datetime, timezone
 
