@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: install test run bench openapi clean chromium
+.PHONY: install test run bench openapi clients clean chromium
 
 install: $(VENV)/.installed
 
@@ -28,6 +28,12 @@ run: install
 
 openapi: install
 	$(BIN)/rummy openapi > openapi.yaml
+
+# The clients generated from openapi.yaml (clients/README.md): Python and TypeScript packages.
+clients: install
+	$(BIN)/openapi-python-client generate --path openapi.yaml --meta none --overwrite \
+		--config clients/python/config.yml --output-path clients/python/contract_rummy_client
+	cd clients/typescript && npm install --no-audit --no-fund && npm run build
 
 bench: install
 	$(BIN)/python -m bench

@@ -3,10 +3,13 @@ import os
 
 from flask import Flask
 
-from api import caching, docs_site, errors, metrics, ratelimits, server_time, visibility, web
+from api import (caching, compression, contract, cors, docs_site, errors, metrics, ratelimits,
+                 server_time, visibility, web)
 from api.auth import SECURITY_SCHEMES
 from api.parsing import BoundedRequest
-from api.resources import actions, control, events, games, lobby, players, profiles, system
+from api.resources import (actions, control, events, games, lobby, players, profiles, system,
+                           tickets)
+from api.typed_spec import TypedPlugin
 from service.bootstrap import build_service
 from service.config import RateLimits, Settings, trusted_networks
 
@@ -48,7 +51,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     stream caps ``RUMMY_MAX_STREAMS_PER_CREDENTIAL`` / ``RUMMY_MAX_STREAMS_PER_IP``,
     ``RUMMY_RATE_LIMITS`` (a string as the variable takes it, "off" for none),
     ``RUMMY_RATE_LIMIT_STORAGE`` (the limiter's Redis URL, default REDIS_URL; none: no limit),
-    ``RUMMY_RATE_LIMIT_DELAY_S`` (how long a 429 is held; 0 in tests) and ``RUMMY_TRUSTED_PROXIES`` (a comma list of IPs/CIDRs) come from
+    ``RUMMY_RATE_LIMIT_DELAY_S`` (how long a 429 is held; 0 in tests),
+    ``RUMMY_TRUSTED_PROXIES`` (a comma list of IPs/CIDRs) and ``RUMMY_CORS_ORIGINS`` (a
+    comma list of browser origins, api.cors) come from
     ``service.config.Settings`` (the environment) unless ``test_config`` sets them. The
     service is ``app.extensions["rummy"]``. Raises ValueError for a bad setting.
     """
@@ -64,15 +69,19 @@ def create_app(test_config: dict | None = None) -> Flask:
                        "RUMMY_RATE_LIMITS": settings.rate_limits,
                        "RUMMY_RATE_LIMIT_STORAGE": settings.redis_url,
                        "RUMMY_RATE_LIMIT_DELAY_S": settings.rate_limit_delay_s,
-                       "RUMMY_TRUSTED_PROXIES": settings.trusted_proxies})
+                       "RUMMY_TRUSTED_PROXIES": settings.trusted_proxies,
+                       "RUMMY_CORS_ORIGINS": settings.cors_origins})
     app.config.update(test_config or {})
     app.json.sort_keys = False
+    compression.init_app(app)  # first: its after_request hook runs last
     if "RUMMY_SERVICE" in app.config:
         app.extensions["rummy"] = app.config.pop("RUMMY_SERVICE")
     else:
         app.extensions["rummy"] = build_service(settings=settings)
-    api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()]})
-    for resource in (games, lobby, actions, control, events, players, profiles, system):
+    api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()],
+                                              "marshmallow_plugin": TypedPlugin()})
+    contract.register_components(api.spec)
+    for resource in (games, lobby, actions, control, events, tickets, players, profiles, system):
         api.register_blueprint(resource.blp)
     api.register_blueprint(players.deliveries.blp)
     app.register_blueprint(docs_site.blp)
@@ -82,6 +91,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     metrics.init_app(app)
     caching.init_app(app)
     server_time.init_app(app)
+    cors.init_app(app)
     budgets, trusted = app.config["RUMMY_RATE_LIMITS"], app.config["RUMMY_TRUSTED_PROXIES"]
     ratelimits.init_app(app, RateLimits.parse(budgets) if isinstance(budgets, str) else budgets,
                         app.config["RUMMY_RATE_LIMIT_STORAGE"],

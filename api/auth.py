@@ -2,8 +2,12 @@
 from flask import current_app, request
 
 from api import player_auth
+from service import tickets
+from service.errors import Unauthorized
 
 BEARER = {"bearerAuth": []}
+# The endpoints that take a stream ticket (`?ticket=`) instead of a bearer token.
+TICKET_ENDPOINTS = frozenset({"events.events", "events.stream"})
 ADMIN_KEY = {"adminKey": []}
 SECURITY_SCHEMES = {
     **player_auth.SECURITY_SCHEMES,
@@ -45,14 +49,32 @@ def principal(game_id: str):
 
     The server admin key counts as bearer or as ``X-Admin-Key`` (docs/threat-model.md); the
     integration key (with ``X-Player-Id``) or a player JWT acts for that player's seat
-    (api.player_auth).
-    Raises the service's ``Unauthorized`` for a missing or unknown token and
+    (api.player_auth). On the event feeds (TICKET_ENDPOINTS), a ``?ticket=`` stands for the
+    caller it was issued to (service.tickets).
+    Raises the service's ``Unauthorized`` for a missing or unknown token or ticket and
     ``GameNotFound`` for an unknown game.
     """
     acting = player_auth.player_principal(game_id, bearer_token())  # docs/players.md
     if acting is not None:
         return acting
-    return service().authenticate(game_id, bearer_token(), admin_key())
+    found = service().authenticate(game_id, bearer_token(), admin_key())
+    ticket = request.args.get("ticket")
+    if ticket is not None and request.endpoint in TICKET_ENDPOINTS:
+        return tickets.redeem(service().secret, game_id, ticket)
+    return found
+
+
+def holds_ticket(game_id: str) -> bool:
+    """Whether the request carries a valid stream ticket of ``game_id`` where tickets are
+    taken (a private game is visible to it: api.visibility)."""
+    ticket = request.args.get("ticket")
+    if ticket is None or request.endpoint not in TICKET_ENDPOINTS:
+        return False
+    try:
+        tickets.redeem(service().secret, game_id, ticket)
+    except Unauthorized:
+        return False
+    return True
 
 
 def admin_key() -> str | None:

@@ -10,7 +10,7 @@ PRIVATE_ENDPOINTS = frozenset({
     "control.reclaim", "control.resign", "control.abort", "lobby.join", "lobby.start",
     "lobby.create_rematch", "lobby.rematch_seat", "lobby.spectators",
     "players.player_games", "webhooks.webhook_deliveries",
-    "webhooks.recent_deliveries",
+    "webhooks.recent_deliveries", "tickets.create_stream_ticket",
 })
 CACHE_CONTROL = "private, no-store"
 PRIVATE_HEADERS = {

@@ -15,13 +15,13 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from api.problems import PROBLEM_TYPES, listing, rule_url, slug_for_status, title, type_uri
 from domain.errors import MalformedAction, RuleViolation
 from domain.profile import UnsupportedProfile
 from service.errors import Forbidden, GameNotFound, Unauthorized
 from service.store import (ConcurrencyError, IdempotencyInProgress, IdempotencyKeyReused,
                            StoreUnavailable)
 
-PROBLEM_BASE = "https://contract-rummy.example/problems/"
 PROBLEM_JSON = "application/problem+json"
 # Documented on the 429 problem response (a cap or a limit was reached: RFC 9110 §10.2.3).
 RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds to wait before trying again",
@@ -32,11 +32,18 @@ log = logging.getLogger(__name__)
 class ProblemSchema(ma.Schema):
     """A problem details object (RFC 9457) with this API's extension members."""
 
-    type = ma.fields.String(required=True, metadata={"description": "Stable URI naming the problem"})
+    type = ma.fields.String(required=True, metadata={
+        "description": "The problem's type: a URI reference to its entry on the service's page "
+                       "(`/docs/problems#<slug>`, relative to the request's URL), one of "
+                       "the types listed with each response's status",
+        "enum": [type_uri(slug) for slug in PROBLEM_TYPES]})
     title = ma.fields.String(required=True, metadata={"description": "Short summary of the type"})
     status = ma.fields.Integer(required=True, metadata={"description": "HTTP status code"})
     detail = ma.fields.String(required=True, metadata={"description": "What went wrong here"})
-    rule = ma.fields.String(metadata={"description": "RULES.md rule id, for rule violations"})
+    rule = ma.fields.String(metadata={"description": "The rule id (docs/rules.md), for rule "
+                                                     "violations"})
+    rule_url = ma.fields.String(metadata={"description": "The rule's entry on the service's "
+                                                         "rules page (`/docs/rules#r2-4`)"})
     current_version = ma.fields.Integer(metadata={"description": "The game's version (409)"})
     errors = ma.fields.Dict(metadata={"description": "Field errors by location (422)"})
 
@@ -66,7 +73,7 @@ class ProblemApi(Api):
         for status in http.HTTPStatus:
             if status >= 400:
                 headers = RETRY_AFTER_HEADER if status == 429 else None
-                self._problem_response(problem_ref(status), status.phrase, headers)
+                self._problem_response(problem_ref(status), _described(status), headers)
         self._problem_response(self.DEFAULT_ERROR_RESPONSE_NAME, "Any other error")
 
     def _problem_response(self, name: str, description: str, headers: dict | None = None) -> None:
@@ -122,9 +129,15 @@ def problem_ref(status: int) -> str:
     return f"Problem{int(status)}"
 
 
+def _described(status: http.HTTPStatus) -> str:
+    """A problem response's description: the status and the problem types it may carry."""
+    return f"{status.phrase}{listing(status)}"
+
+
 def problem(status: int, slug: str, detail: str, headers: dict | None = None, **extra) -> Response:
-    """Build a problem+json response; ``extra`` members are added to the body."""
-    body = {"type": PROBLEM_BASE + slug, "title": _title(slug, status), "status": status,
+    """Build a problem+json response; ``extra`` members are added to the body. ``slug`` must
+    be one of api.problems.PROBLEM_TYPES (KeyError otherwise)."""
+    body = {"type": type_uri(slug), "title": title(slug), "status": status,
             "detail": detail, **extra}
     return Response(json.dumps(body), status, headers=headers, mimetype=PROBLEM_JSON)
 
@@ -132,35 +145,7 @@ def problem(status: int, slug: str, detail: str, headers: dict | None = None, **
 def _slug(status: int, validation: bool) -> str:
     if validation and status == 422:
         return "validation-error"
-    return http.HTTPStatus(status).phrase.lower().replace(" ", "-").replace("'", "")
-
-
-def _title(slug: str, status: int) -> str:
-    return TITLES.get(slug) or http.HTTPStatus(status).phrase
-
-
-TITLES = {
-    "rule-violation": "The action breaks a rule of the game",
-    "malformed-action": "The action is not in the game's vocabulary",
-    "unsupported-profile": "The rule profile is not supported",
-    "invalid-request": "The request cannot be carried out",
-    "validation-error": "The request has invalid fields",
-    "version-conflict": "The game has moved on",
-    "idempotency-key-reused": "The Idempotency-Key was used for another request",
-    "idempotency-key-in-progress": "A request with this Idempotency-Key is in progress",
-    "unauthorized": "A valid bearer token is required",
-    "forbidden": "The token may not do this",
-    "game-not-found": "No such game",
-    "game-archived": "The game was archived",
-    "bad-precondition": "The precondition header cannot be read",
-    "invalid-json": "The body is not JSON this API reads",
-    "unavailable": "A backend the service needs is not reachable",
-    "too-many-streams": "Too many open streams and long polls for this caller",
-    "internal-server-error": "Internal Server Error",
-    "join-code-not-found": "No waiting game has this join code",
-    "lobby-closed": "The game takes no one now, or cannot be started",
-    "no-rematch": "The game has no rematch yet",
-}
+    return slug_for_status(status)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -168,11 +153,11 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(MalformedAction)
     def _malformed(e):
-        return problem(422, "malformed-action", e.message, rule=e.rule)
+        return problem(422, "malformed-action", e.message, rule=e.rule, rule_url=rule_url(e.rule))
 
     @app.errorhandler(RuleViolation)
     def _rule(e):
-        return problem(422, "rule-violation", e.message, rule=e.rule)
+        return problem(422, "rule-violation", e.message, rule=e.rule, rule_url=rule_url(e.rule))
 
     @app.errorhandler(UnsupportedProfile)
     def _profile(e):

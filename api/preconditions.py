@@ -6,11 +6,14 @@ from werkzeug.wrappers import Response
 
 from api.errors import ApiProblem
 
-# One version as an entity tag ("12", W/"12") or a bare number (12); documented as If-Match's
-# pattern, so the document allows exactly what if_match_version reads.
-IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"?[0-9]{1,18}"?)$'
-_VERSION_TAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
-ETAG_HEADER = {"ETag": {"description": 'The game\'s version as an entity tag, e.g. "12"',
+# One version as an entity tag ("12", W/"12", or "12:gzip" as api.compression rewrites the tag
+# of a compressed response) or a bare number (12); documented as If-Match's pattern, so the
+# document allows exactly what if_match_version reads.
+IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"?[0-9]{1,18}(?::gzip)?"?)$'
+_VERSION_TAG = re.compile(r'^(?:W/)?"?(\d{1,18})(?::gzip)?"?$')
+ETAG_HEADER = {"ETag": {"description": 'The game\'s version as an entity tag, e.g. "12" ("12:gzip" '
+                                       "when the body is gzip-compressed; both name version "
+                                       "12 in If-Match and If-None-Match)",
                         "schema": {"type": "string"}}}
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "description": "An ETag from an earlier response: 304 when unchanged",

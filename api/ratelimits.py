@@ -22,6 +22,7 @@ from flask_limiter import HeaderNames, Limiter, RateLimitExceeded
 from api.auth import admin_key, bearer_token, service
 from api.player_auth import rate_credential
 from api.errors import PROBLEM_JSON, ProblemSchema, problem
+from api.problems import listing
 from service.config import RateLimits
 from service.errors import ServiceError
 from service.store import StoreError
@@ -161,7 +162,8 @@ class RateLimitDoc(BasePlugin):
         spec.components.response(self.RESPONSE, {
             "description": "Too many requests: the caller's rate budget (per credential, or "
                            "per client IP without one; RUMMY_RATE_LIMITS) is spent, or, for "
-                           "streams and long polls, its cap of open streams is reached",
+                           "streams and long polls, its cap of open streams is reached"
+                           + listing(429),
             "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
             "headers": {
                 "Retry-After": {**integer(), "description": "Seconds until the budget allows "

@@ -16,7 +16,8 @@ import json
 
 from gunicorn import util
 
-from api.errors import PROBLEM_BASE, PROBLEM_JSON
+from api.errors import PROBLEM_JSON
+from api.problems import slug_for_status, title, type_uri
 
 DETAILS = {
     414: "The request line (method, path and query) is longer than this server reads.",
@@ -25,14 +26,14 @@ DETAILS = {
 }
 
 
-def problem_body(status: int, reason: str, message: str) -> bytes:
+def problem_body(status: int, message: str) -> bytes:
     """The problem+json body of a gunicorn error `status`; `message` is gunicorn's own text,
     shown (cut to 200 characters) for a 400, whose cause it names."""
-    slug = reason.lower().replace(" ", "-").replace("'", "")
+    slug = slug_for_status(status)
     detail = DETAILS.get(status) or (f"The request cannot be read: {message[:200]}."
                                      if status == 400 and message else
                                      "The server could not read the request.")
-    body = {"type": PROBLEM_BASE + slug, "title": reason, "status": status, "detail": detail}
+    body = {"type": type_uri(slug), "title": title(slug), "status": status, "detail": detail}
     return json.dumps(body).encode()
 
 
@@ -40,7 +41,7 @@ def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     """`gunicorn.util.write_error` answering problem+json: the same status line and
     `Connection: close`, the body from `problem_body`."""
     reason = reason or http.HTTPStatus(status_int).phrase
-    body = problem_body(status_int, reason, mesg)
+    body = problem_body(status_int, mesg)
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin-1") + body)

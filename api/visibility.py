@@ -4,7 +4,7 @@ exactly as an unknown game (service.visibility.require_visible). One hook, so no
 forget it."""
 from flask import Flask, abort, request
 
-from api.auth import admin_key, bearer_token, service
+from api.auth import admin_key, bearer_token, holds_ticket, service
 from api.player_auth import acts_in_game
 from service.errors import GameNotFound
 from service.visibility import require_visible
@@ -17,8 +17,8 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def _private_games_hide():
         game_id = (request.view_args or {}).get("game_id")
-        if game_id is None or request.method == "OPTIONS":
-            return
+        if game_id is None or request.method == "OPTIONS" or holds_ticket(game_id):
+            return  # a stream ticket was issued to a caller holding a token of the game
         if acts_in_game(game_id, bearer_token()):  # a player of the game (docs/players.md)
             return
         try:

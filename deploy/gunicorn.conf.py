@@ -33,6 +33,9 @@ timeout = 60
 graceful_timeout = 20
 keepalive = 5
 accesslog = "-"
+# The request's path without its query string (%(U)s, not the request line %(r)s), and no
+# Referer: a stream ticket travels as `?ticket=` and must never be written to a log.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
 errorlog = "-"
 loglevel = os.environ.get("RUMMY_LOG_LEVEL", "info")
 # gunicorn 27's control socket lives at one path per user (~/.gunicorn/gunicorn.ctl), shared by

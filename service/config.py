@@ -109,6 +109,8 @@ class Settings:
     CPU other clients need (api.ratelimits). `trusted_proxies` (RUMMY_TRUSTED_PROXIES,
     none): the peers whose X-Forwarded-For names the client (trusted_networks).
     `integration`: the integration key, JWT and webhook settings (service.integration_config).
+    `cors_origins` (RUMMY_CORS_ORIGINS, none): the browser origins allowed cross-origin access,
+    a comma list (api.cors).
     Every duration is a number > 0 and every cap an integer > 0; anything else raises
     ValueError.
     """
@@ -134,6 +136,7 @@ class Settings:
     rate_limit_delay_s: float = 1.0
     trusted_proxies: tuple = ()
     integration: IntegrationSettings = IntegrationSettings()
+    cors_origins: str = ""
 
     def __post_init__(self) -> None:
         key = self.admin_key
@@ -198,6 +201,7 @@ class Settings:
                    rate_limits=RateLimits.parse(env.get("RUMMY_RATE_LIMITS") or ""),
                    trusted_proxies=trusted_networks(env.get("RUMMY_TRUSTED_PROXIES") or ""),
                    integration=IntegrationSettings.from_env(env),
+                   cors_origins=env.get("RUMMY_CORS_ORIGINS") or "",
                    **numbers, **caps)
 
 

@@ -166,7 +166,8 @@ class GameService(GameReads):
         return self._create(new_game_id(), specs, raw, secrets.token_hex(16), "import")
 
     def act(self, game_id: str, principal: Principal, action: dict,
-            idempotency_key: str | None = None, if_match: int | None = None) -> tuple[int, dict]:
+            idempotency_key: str | None = None, if_match: int | None = None,
+            appended: Callable[[], None] | None = None) -> tuple[int, dict]:
         """Apply the caller's `action` (FORMAT.md `do`) for its seat: (version, seat view).
 
         A retry with the same `idempotency_key` returns the first result and appends nothing.
@@ -175,15 +176,18 @@ class GameService(GameReads):
         offer at once). Raises GameNotFound, Unauthorized, Forbidden, RuleViolation,
         ConcurrencyError, IdempotencyKeyReused; RuleViolation T5 while a bot plays the seat
         (taken over, or finishing its timed-out turn): only `reclaim` and `resign` are taken
-        then (domain.control)."""
+        then (domain.control). `appended` is called when the action was appended now (not for
+        an idempotent replay: the metrics count actions once)."""
         seat = self._seat_of(principal)
-        version, state = self.play(game_id, seat, action, idempotency_key, if_match, human=True)
+        version, state = self.play(game_id, seat, action, idempotency_key, if_match, human=True,
+                                   appended=appended)
         return version, self.with_deadline(game_id, version, state,
                                            self._with_origin(game_id, seat_view(state, seat)))
 
     def play(self, game_id: str, seat: int, action: dict, idempotency_key: str | None = None,
              if_match: int | None = None, known: tuple[int, object] | None = None,
-             human: bool = False) -> tuple[int, object]:
+             human: bool = False, appended: Callable[[], None] | None = None
+             ) -> tuple[int, object]:
         """`act` for `seat`, returning (version, state) instead of the seat view: for a caller
         that goes on from the state (a bot job; `human` for the seat's human, refused while a
         bot plays the seat). `known` is the (version, state) the caller already holds (what
@@ -199,7 +203,7 @@ class GameService(GameReads):
         if human and action.get("type") not in CONTROL_ACTIONS:
             decision = _as_human(game_id, record, seat, action)
         return self._decide_and_append(game_id, record, seat, action, idempotency_key, if_match,
-                                       known, decision)
+                                       known, decision, appended)
 
     def control(self, game_id: str, principal: Principal, kind: str,
                 idempotency_key: str | None = None) -> tuple[int, dict]:
@@ -262,27 +266,33 @@ class GameService(GameReads):
     def _decide_and_append(self, game_id: str, record: GameRecord, seat: int | None, action: dict,
                            key: str | None, if_match: int | None,
                            known: tuple[int, object] | None = None,
-                           decision: Decision | None = None) -> tuple[int, object]:
+                           decision: Decision | None = None,
+                           appended: Callable[[], None] | None = None) -> tuple[int, object]:
         """Decide and append under the idempotency key, if any: claimed first (docs/service.md
         "Idempotency"), so that of requests racing with one key only one is decided; the
         others get its answer, or IdempotencyInProgress when it takes longer than
         service.idempotency.CLAIM_WAIT_S; a key standing for another request is
         IdempotencyKeyReused before any rule is checked. A request that appends nothing
         releases the key. `known`: the (version, state) to decide on first (see `play`);
-        `decision`: what decides instead of domain.decide (see `decide_at`)."""
+        `decision`: what decides instead of domain.decide (see `decide_at`); `appended`: called
+        once the action is appended (never for a replay)."""
         stamp = fingerprint(seat, action)
         if key is None:
-            return self._decide(game_id, record, seat, action, if_match, stamp, known=known,
-                                decision=decision)
-        key, claim = idempotency_scope(seat, key), secrets.token_hex(8)
-        seen = claim_or_wait(self.store, game_id, key, stamp, claim)
-        if seen is not None:
-            return self.load(game_id, upto=seen)
-        try:
-            return self._decide(game_id, record, seat, action, if_match, stamp, key, claim, known,
-                                decision)
-        finally:
-            self.store.release(game_id, key, claim)
+            outcome = self._decide(game_id, record, seat, action, if_match, stamp, known=known,
+                                   decision=decision)
+        else:
+            key, claim = idempotency_scope(seat, key), secrets.token_hex(8)
+            seen = claim_or_wait(self.store, game_id, key, stamp, claim)
+            if seen is not None:
+                return self.load(game_id, upto=seen)
+            try:
+                outcome = self._decide(game_id, record, seat, action, if_match, stamp, key, claim,
+                                       known, decision)
+            finally:
+                self.store.release(game_id, key, claim)
+        if appended is not None:
+            appended()
+        return outcome
 
     def _decide(self, game_id: str, record: GameRecord, seat: int | None, action: dict,
                 if_match: int | None, stamp: str, key: str | None = None, claim: str = "",
@@ -297,9 +307,11 @@ class GameService(GameReads):
                 raise ConcurrencyError(if_match, version)
             if first is None:
                 first = version
-            elif action.get("type") in OFFER_ANSWERS and self._offer_changed(game_id, first):
+            elif (action.get("type") in OFFER_ANSWERS and "card" not in action
+                  and self._offer_changed(game_id, first)):
                 # A buy/pass answers the offer the caller saw: never re-decide it on another
-                # offer (R6.1), the caller must look again.
+                # offer (R6.1), the caller must look again. One naming its card is decided
+                # again: refused (R6.1) unless that card is on offer, never a 409.
                 raise ConcurrencyError(first, version)
             after = None
             if decision is None:

@@ -160,16 +160,20 @@ class GameReads:
         return version, self.with_deadline(game_id, version, state,
                                            self._with_origin(game_id, seat_view(state, seat)))
 
-    def events(self, game_id: str, principal: Principal, after: int = 0, wait_s: float = 0) -> list[dict]:
+    def events(self, game_id: str, principal: Principal, after: int = 0, wait_s: float = 0,
+               limit: int | None = None) -> list[dict]:
         """The events after version `after`, as the caller may see them (DESIGN §2.4): redacted
         for a seat or the public (the game's admin token too while the game is live), whole
         for the server admin key and, once the game is finished, for the game's admin token
         (docs/threat-model.md). Each carries `"version"`. With `wait_s` > 0 it blocks up to
         that many seconds (capped at `max_wait_s`) until one exists, and returns what there is
-        at once while draining (shutdown). Raises GameNotFound."""
+        at once while draining (shutdown). At most `limit` events (None: all). Raises
+        GameNotFound."""
         self.records.get(game_id)
         wait_s = min(max(wait_s, 0), self.max_wait_s)
-        stored = self.store.wait(game_id, after, wait_s) if wait_s else self.store.read(game_id, after)
+        upto = None if limit is None else after + limit  # versions are consecutive
+        stored = (self.store.wait(game_id, after, wait_s)[:limit] if wait_s else
+                  self.store.read(game_id, after, upto))
         # Read after the events: a game finished now was finished for each of them too.
         whole = principal.server or (principal.admin and self._finished(game_id))
         profile = None if whole or not stored else self._profile(game_id)

@@ -177,7 +177,8 @@ def _has_worker_command() -> bool:
 
 
 @click.command("serve")
-@click.option("--bind", default="127.0.0.1:8000", show_default=True, help="host:port of the API.")
+@click.option("--bind", default="127.0.0.1:8000", show_default=True, envvar="RUMMY_BIND",
+              help="host:port of the API (environment: RUMMY_BIND).")
 @click.option("--worker/--no-worker", default=True, show_default=True,
               help="Also run the RQ worker (bots, scoring, deadlines).")
 def serve(bind: str, worker: bool) -> None:

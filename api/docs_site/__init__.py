@@ -5,6 +5,8 @@
 - ``GET /docs/rules``: the rules (``docs/rules.md``, shipped in this package as ``rules.md``)
   as HTML, one anchor per rule id (``/docs/rules#r5-5``), so a refusal's ``rule`` can link to
   its explanation.
+- ``GET /docs/problems``: every problem ``type`` (api.problems), one anchor per type, the page
+  a problem's ``type`` URI names (``/docs/problems#version-conflict``).
 
 These pages are not API operations: they are a plain Flask blueprint, outside openapi.yaml.
 """
@@ -13,11 +15,12 @@ from importlib import resources
 
 import markdown
 from flask import Blueprint, send_from_directory
+
+from api.problems import PROBLEMS_PAGE, RULES_PAGE, markdown_table
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
 SWAGGER_UI_URL = "/docs/swagger-ui/"
-RULES_PAGE = "/docs/rules"
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -48,6 +51,23 @@ def rules_html() -> str:
 def rules():
     """The rules as HTML (text/html), anchors ``#r<section>`` and ``#r<section>-<rule>``."""
     return Response(rules_html(), mimetype="text/html")
+
+
+@cache
+def problems_html() -> str:
+    """The problem types page (whole HTML document), one anchor per type."""
+    intro = ("# Problem types\n\nEvery error of the API is `application/problem+json` "
+             "(RFC 9457) whose `type` is one of these, `/docs/problems#<type>`. A rule "
+             "violation also carries `rule` and `rule_url`, its entry in the "
+             f"[rules]({RULES_PAGE}).\n\n")
+    body = markdown.markdown(intro + markdown_table(), extensions=["tables"])
+    return PAGE.format(title="Contract Rummy problem types", body=body)
+
+
+@blp.route(PROBLEMS_PAGE)
+def problems():
+    """The problem types as HTML (text/html), anchors ``#<type>``."""
+    return Response(problems_html(), mimetype="text/html")
 
 
 @blp.route(SWAGGER_UI_URL + "<path:filename>")

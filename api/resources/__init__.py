@@ -2,6 +2,7 @@
 from flask_smorest import Blueprint as SmorestBlueprint
 
 from api.errors import problem_ref
+from api.operations import operation, prepare_operation_doc
 from api.parsing import PARSER
 
 
@@ -10,9 +11,17 @@ class Blueprint(SmorestBlueprint):
     whose JSON bodies are read by ``api.parsing`` (bounded depth, strict numbers).
 
     A request schema with an ``openapi_body()`` classmethod is documented by what it returns
-    (e.g. a ``oneOf`` with a discriminator) instead of its own fields."""
+    (e.g. a ``$ref`` to a ``oneOf`` with a discriminator) instead of its own fields.
+
+    Every view declares its operationId with ``@blp.operation(...)`` (api.operations), which
+    also documents the headers it reads and ``Idempotency-Key`` when it honours one."""
 
     ARGUMENTS_PARSER = PARSER
+    operation = staticmethod(operation)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._prepare_doc_cbks.append(prepare_operation_doc)
 
     def problems(self, *codes: int):
         """Document that the view may answer with problem+json errors of these ``codes``; a

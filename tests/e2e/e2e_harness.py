@@ -37,9 +37,16 @@ class Client:
         return self.get(f"/v1/games/{game_id}").json()
 
     def events(self, game_id: str, token: str, after: int = 0, wait: float = 0) -> list[dict]:
-        reply = self.get(f"/v1/games/{game_id}/events?after={after}&wait={wait}", token)
-        assert reply.status_code == 200, reply.text
-        return reply.json()["events"]
+        """The events after `after` (waiting up to `wait` s for the first), every page of them."""
+        found: list[dict] = []
+        while True:
+            reply = self.get(f"/v1/games/{game_id}/events?after={after}&wait={wait}", token)
+            assert reply.status_code == 200, reply.text
+            page = reply.json()
+            found += page["events"]
+            if not page["more"]:
+                return found
+            after, wait = page["next_after"], 0
 
     def act(self, game_id: str, token: str, action: dict, version: int | None = None):
         headers = {"Authorization": f"Bearer {token}"}

@@ -98,7 +98,7 @@ def problem_of(status: int, headers: dict, body: bytes) -> dict:
     """The problem+json body of an error answer (fails on any other media type)."""
     assert headers["content-type"] == "application/problem+json", body[:200]
     problem = json.loads(body)
-    assert problem["status"] == status and problem["type"].startswith("https://")
+    assert problem["status"] == status and problem["type"].startswith("/docs/problems#")
     return problem
 
 

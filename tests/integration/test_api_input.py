@@ -32,7 +32,7 @@ def test_a_deeply_nested_action_body_is_a_400_problem(client, game, with_token):
     headers = bearer(active_token(client, game)) if with_token else {}
     problem = assert_problem(post_json(client, f"/v1/games/{game['id']}/actions", body,
                                        **headers), 400)
-    assert problem["type"].endswith("/invalid-json") and "nested" in problem["detail"]
+    assert problem["type"] == "/docs/problems#invalid-json" and "nested" in problem["detail"]
     assert_unchanged(client, game)
 
 
@@ -233,7 +233,11 @@ FORMAT_FIELDS = {"draw": ({"from"}, set()), "buy": (set(), {"card"}), "pass": (s
 def test_the_documented_action_body_is_one_schema_per_type_with_its_fields_of_format_md():
     document = openapi()
     operation = document["paths"]["/v1/games/{game_id}/actions"]["post"]
-    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert ref == "#/components/schemas/Action"
+    body = document["components"]["schemas"]["Action"]
+    assert document["components"]["schemas"]["SeatView"]["properties"]["legal_actions"][
+        "items"] == {"$ref": ref}, "legal actions are the union POST .../actions takes"
     mapping = body["discriminator"]["mapping"]
     assert body["discriminator"]["propertyName"] == "type"
     assert sorted(mapping) == sorted(FORMAT_FIELDS)
@@ -258,9 +262,15 @@ def test_every_operation_that_reads_redis_documents_503_and_no_unused_component_
 
 def test_the_event_feed_documents_every_event_type_and_its_data():
     from domain.events import EVENT_TYPES
-    event = openapi()["components"]["schemas"]["Event"]
-    assert event["properties"]["type"]["enum"] == list(EVENT_TYPES)
-    assert all(f"`{name}`" in event["properties"]["data"]["description"] for name in EVENT_TYPES)
+    schemas = openapi()["components"]["schemas"]
+    event = schemas["Event"]
+    assert event["discriminator"]["propertyName"] == "type"
+    assert list(event["discriminator"]["mapping"]) == list(EVENT_TYPES)
+    for name in EVENT_TYPES:
+        one = schemas[f"{name}Event"]
+        assert one["properties"]["type"]["enum"] == [name]
+        data = schemas[one["properties"]["data"]["$ref"].rsplit("/", 1)[1]]
+        assert set(data["properties"]) >= set(EVENT_TYPES[name].__dataclass_fields__), name
 
 
 @pytest.mark.parametrize("body", [{"type": "draw", "from": "stock", "card": "2C"},

@@ -197,6 +197,29 @@ def test_seat_control_answers_each_caller_rightly_and_never_shows_hidden_cards(c
                     assert not leaks(document, table["seats"][caller], table["full"]), document
 
 
+def test_a_stream_ticket_sees_what_its_caller_sees_and_no_more(client, table):
+    """POST .../stream-tickets for each caller, then the feeds with `?ticket=` alone: the same
+    status and the same redaction as the caller's own token (issue 9)."""
+    statuses = dict(zip(CALLERS, (401, 401, 201, 201, 201, 201)))
+    for caller, expected in statuses.items():
+        issued = client.post(f"/v1/games/{table['id']}/stream-tickets",
+                             headers=credentials(table["callers"][caller]))
+        assert issued.status_code == expected, (caller, issued.get_json())
+        if expected != 201:
+            continue
+        assert issued.headers["Cache-Control"] == "private, no-store"
+        ticket = issued.get_json()["ticket"]
+        own = client.get(f"/v1/games/{table['id']}/events?after=0",
+                         headers=credentials(table["callers"][caller])).get_json()
+        page = client.get(f"/v1/games/{table['id']}/events?after=0&ticket={ticket}")
+        stream = client.get(f"/v1/games/{table['id']}/stream?after=0&ticket={ticket}")
+        assert (page.status_code, stream.status_code) == (200, 200)
+        assert page.get_json() == own and bodies(stream) == own["events"], caller
+        if caller != "server":
+            for document in bodies(page) + bodies(stream):
+                assert not leaks(document, table["seats"][caller], table["full"]), document
+
+
 def test_only_the_active_seats_own_token_can_act(client, table):
     gid, callers = table["id"], table["callers"]
     view = client.get(f"/v1/games/{gid}/view", headers=bearer(callers["own_seat"])).get_json()

@@ -245,7 +245,7 @@ def test_the_api_answers_410_for_an_archived_game_and_404_for_an_unknown_one(
         response = client.get(path, headers=bearer(admin_key))
         assert response.status_code == 410, path
         assert response.content_type == PROBLEM
-        assert response.get_json()["type"].endswith("/game-archived")
+        assert response.get_json()["type"] == "/docs/problems#game-archived"
     assert client.get("/v1/games/0123456789abcdef").status_code == 404
 
 

@@ -14,7 +14,6 @@ CARD = validate.Regexp(rf"^(?:{_NATURAL}|{JOKER}(?:={_NATURAL})?|2[{''.join(SUIT
                        rf"(?:{_NATURAL}|{_RANK}))$", error="Not a card code: {input}.")
 MAX_CUT = 415  # the largest deck (4 packs, 8 jokers, R11.3) less one
 MAX_MELD = 999
-MAX_KEY = 200  # characters of an Idempotency-Key
 
 
 def card(**kwargs) -> fields.String:
@@ -192,23 +191,23 @@ class ActionSchema(ma.Schema):
 
     @classmethod
     def openapi_body(cls) -> dict:
-        """The request body as documented: one schema per type (api.resources.Blueprint)."""
-        refs = {name: f"#/components/schemas/{schema.__name__.removesuffix('Schema')}"
-                for name, schema in BY_TYPE.items()}
-        return {"oneOf": list(BY_TYPE.values()),
-                "discriminator": {"propertyName": "type", "mapping": refs}}
+        """The request body as documented: the action union (api.resources.Blueprint)."""
+        return {"$ref": "#/components/schemas/Action"}
 
 
-class ActionHeadersSchema(ma.Schema):
-    """The optional idempotency key of an action."""
+def union_components() -> dict:
+    """The component ``Action``: one schema per type (``DrawAction`` ...) under a ``oneOf``
+    with ``type`` as discriminator; the request body of POST .../actions and the items of
+    ``legal_actions``. The per-type schemas are registered by api.contract."""
+    refs = {name: f"#/components/schemas/{schema_name(name)}" for name in BY_TYPE}
+    return {"Action": {"oneOf": [{"$ref": ref} for ref in refs.values()],
+                       "discriminator": {"propertyName": "type", "mapping": refs},
+                       "description": "One player action (FORMAT.md `do`)"}}
 
-    idempotency_key = fields.String(
-        data_key="Idempotency-Key", validate=validate.Length(min=1, max=MAX_KEY),
-        metadata={"description": f"Any unique string of 1 to {MAX_KEY} characters; a retry "
-                                 "with the same key and body returns the first response and "
-                                 "appends nothing (422 when reused for another body, or when "
-                                 "empty or longer; 409 idempotency-key-in-progress with "
-                                 "Retry-After while the first request is still carried out)"})
+
+def schema_name(action_type: str) -> str:
+    """The component name of an action type's schema: ``lay_off`` -> ``LayOffAction``."""
+    return BY_TYPE[action_type].__name__.removesuffix("Schema")
 
 
 class ActionResultSchema(ma.Schema):

@@ -24,81 +24,100 @@ from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
 log = logging.getLogger(__name__)
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
 RETRY_MS = 2000  # the reconnect delay a stream asks for (SSE `retry:`)
-FINAL_EVENTS = ("GameEnded", "GameAborted")  # nothing is appended after them
+FINAL_EVENTS = ("GameEnded", "GameAborted", "LobbyExpired")  # nothing is appended after them
 DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all come back at once
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
+@blp.operation("list_events")
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventPageSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404, 429, 503)
 @blp.doc(security=[{}, *SEAT, ADMIN_KEY])
 def events(args, game_id):
-    """The caller's events after version N, waiting up to S seconds for one
+    """The caller's events after version N, at most `limit`, waiting up to S seconds for one
 
     Redacted for the caller's seat, or for the public without a token and for a live game's
     admin token; whole for the server admin key and, once the game is finished, the admin token.
 
-    A waiting call (`wait` > 0) counts against the caller's cap of streams (429 beyond it).
-
-    At a server shutdown a waiting call answers at once with what there is.
+    A page holds at most `limit` events (default 500): when `more` is true, ask again with
+    `after=next_after`. A waiting call (`wait` > 0) counts against the caller's cap of streams
+    (429 beyond it); on a finished or aborted game, or at a server shutdown, it answers at once.
     """
     svc, who = service(), principal(game_id)
+    after, limit = args["after"], args["limit"]
+    found = svc.events(game_id, who, after=after, limit=limit + 1)
     wait_s = min(args["wait"], current_app.config["RUMMY_MAX_WAIT_S"])
-    if wait_s <= 0:
-        return {"events": svc.events(game_id, who, after=args["after"])}
+    if found or wait_s <= 0 or _over(svc, game_id) is not None:
+        return _page(found, after, limit)
     slot = take_slot()
     try:
-        return {"events": svc.events(game_id, who, after=args["after"], wait_s=wait_s)}
+        return _page(svc.events(game_id, who, after=after, wait_s=wait_s, limit=limit + 1),
+                     after, limit)
     finally:
         slot.release()
 
 
+def _page(found: list[dict], after: int, limit: int) -> dict:
+    """The page of the first `limit` events of `found` (read with one more, to tell `more`)."""
+    page = found[:limit]
+    return {"events": page, "more": len(found) > limit,
+            "next_after": page[-1]["version"] if page else after}
+
+
 @blp.route("/<game_id>/stream", methods=["GET"])
+@blp.operation("stream_events")
 @blp.arguments(StreamArgsSchema, location="query")
 @blp.arguments(StreamHeadersSchema, location="headers")
 @blp.doc(security=[{}, *SEAT, ADMIN_KEY])
 @blp.response(200, ServerSentEventSchema, content_type="text/event-stream",
               headers=PRIVATE_HEADERS,
               description="One event per version (schema: each event); comment heartbeats; "
-                          "ends when the game is finished, after a while, or at a server "
-                          "shutdown (after a `retry:` hint)")
+                          "ends after the game's last event (GameEnded, GameAborted), after a "
+                          "while, or at a server shutdown (after a `retry:` hint)")
+@blp.alt_response(204, description="The game is over and the caller has its last event "
+                                   "(`Last-Event-ID` or `after`): nothing more will come, so an "
+                                   "EventSource stops reconnecting")
 @blp.problems(401, 404, 429, 503)
 def stream(args, headers, game_id):
     """The caller's events as Server-Sent Events, resumable with Last-Event-ID
 
-    Counts against the caller's cap of open streams and long polls (429 beyond it).
+    Counts against the caller's cap of open streams and long polls (429 beyond it). After the
+    game's last event the stream closes; a reconnect then gets 204 (HTML: an EventSource
+    stops reconnecting on 204).
     """
     svc, who = service(), principal(game_id)
     after = headers.get("last_event_id", args["after"])
+    last = _over(svc, game_id)
+    if last is not None and after >= last:
+        return Response(status=204)
     cfg = current_app.config
     until = time.monotonic() + cfg["RUMMY_SSE_MAX_S"]
     slot = take_slot()
-    feed = _feed(svc, game_id, who, after, cfg["RUMMY_SSE_HEARTBEAT_S"], until, slot)
+    feed = _feed(svc, game_id, who, after, cfg["RUMMY_SSE_HEARTBEAT_S"], until, slot,
+                 finished=last is not None)
     response = Response(feed, mimetype="text/event-stream",
                         headers={"X-Accel-Buffering": "no"})  # Cache-Control: api.caching
     response.call_on_close(slot.release)  # also when the client left before the first event
     return response
 
 
-def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot):
+def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot, finished: bool):
     """The stream's lines. An idle stream costs no Redis command: its waits are woken by the
-    notifier, a heartbeat is a comment, and whether the game is finished is read only at the
-    start: after that, its final event (GameEnded, GameAborted) says so."""
+    notifier, a heartbeat is a comment. A game over at the start (`finished`) gets what is
+    left; otherwise the stream ends with the game's last event (FINAL_EVENTS): no state read
+    per stream."""
     yield f"retry: {RETRY_MS}\n\n"
     try:
-        finished = _finished(svc, game_id)
         while (left := until - time.monotonic()) > 0 and not svc.draining:
             wait_s = 0 if finished else min(heartbeat_s, left)
             batch = svc.events(game_id, who, after=after, wait_s=wait_s)
             for event in batch:
                 after = event["version"]
                 yield f"id: {after}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-            if finished:  # read after the game ended: nothing more will come
-                return
-            if batch:  # the last event of a game ends the stream (no state read per stream)
-                finished = batch[-1]["type"] in FINAL_EVENTS
-            elif not svc.draining:
+            if finished or any(event["type"] in FINAL_EVENTS for event in batch):
+                return  # the game's last event is sent: nothing more will come
+            if not batch and not svc.draining:
                 yield ": heartbeat\n\n"
             slot.renew_if_due()
         if svc.draining:  # the server is stopping: come back (to another process) shortly
@@ -107,5 +126,8 @@ def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot):
         log.exception("event stream of game=%s ends after version=%s", game_id, after)
 
 
-def _finished(svc, game_id) -> bool:
-    return svc.public_view(game_id)[1]["status"] in ("finished", "aborted", "expired")
+def _over(svc, game_id) -> int | None:
+    """The last version of a finished, aborted or expired game (nothing will follow it); None
+    while the game waits or goes on."""
+    version, table = svc.public_view(game_id)
+    return version if table["status"] in ("finished", "aborted", "expired") else None

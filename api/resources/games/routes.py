@@ -33,6 +33,7 @@ blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id",
 
 
 @blp.route("", methods=["POST"])
+@blp.operation("create_game")
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 401, 403, 413, 503)
@@ -56,6 +57,7 @@ def create_game(body):
 
 
 @blp.route("", methods=["GET"])
+@blp.operation("list_games")
 @blp.arguments(s.GameListArgsSchema, location="query")
 @blp.response(200, s.GameListSchema, headers={"Link": {"schema": {"type": "string"},
                                                        "description": 'rel="next" page'}})
@@ -81,7 +83,7 @@ def list_games(args):
 
 
 @blp.route("/<game_id:game_id>", methods=["GET"])
-@blp.doc(parameters=[IF_NONE_MATCH])
+@blp.operation("get_table", parameters=(IF_NONE_MATCH,))
 @blp.response(200, t.TableSchema, headers=ETAG_HEADER)
 @blp.alt_response(304, description="Not modified", headers=ETAG_HEADER)
 @blp.problems(404, 503)
@@ -93,7 +95,8 @@ def get_game(game_id):
 
 
 @blp.route("/<game_id>/view", methods=["GET"])
-@blp.doc(parameters=[IF_NONE_MATCH], security=SEAT)
+@blp.operation("get_seat_view", parameters=(IF_NONE_MATCH,))
+@blp.doc(security=SEAT)
 @blp.response(200, t.SeatViewSchema, headers=PRIVATE_ETAG)
 @blp.alt_response(304, description="Not modified", headers=PRIVATE_ETAG)
 @blp.problems(401, 403, 404, 503)
@@ -108,6 +111,7 @@ def get_view(game_id):
 
 
 @blp.route("/<game_id>/replay", methods=["GET"])
+@blp.operation("get_replay")
 @blp.arguments(t.ReplayArgsSchema, location="query")
 @blp.response(200, t.ReplaySchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 404, 503)
@@ -124,6 +128,7 @@ def replay(args, game_id):
 
 
 @blp.route("/<game_id>/export", methods=["GET"])
+@blp.operation("export_game")
 @blp.response(200, s.GameRecordSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404, 503)
 @blp.doc(security=[BEARER, ADMIN_KEY])
@@ -133,6 +138,7 @@ def export_game(game_id):
 
 
 @blp.route("/import", methods=["POST"])
+@blp.operation("import_game")
 @blp.arguments(s.GameRecordSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 403, 413, 503)

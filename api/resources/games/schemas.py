@@ -8,6 +8,7 @@ from api.resources.profiles.schemas import profile_field_doc
 from domain.profile import PRESETS
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, seat
+from api.typed_spec import Ref
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
 from service.integration_config import check_webhook_url
 from service.players import MAX_PLAYER_ID, PLAYER_ID_PATTERN, PLAYER_ID_RULE
@@ -185,6 +186,15 @@ class RecordSeatSchema(ma.Schema):
     level = fields.String(allow_none=True)
 
 
+def _record_event(value: object) -> None:
+    """An event of an imported record is checked by RecordEventSchema (documented as the
+    event union, component ``Event``)."""
+    errors = RecordEventSchema().validate(value) if isinstance(value, dict) else {
+        "_schema": ["Not an object."]}
+    if errors:
+        raise ma.ValidationError(errors)
+
+
 class GameRecordSchema(ma.Schema):
     """The full record of a game: its seats and every event, hidden cards included."""
 
@@ -195,5 +205,6 @@ class GameRecordSchema(ma.Schema):
     seats = fields.List(fields.Nested(RecordSeatSchema), required=True,
                         validate=validate.Length(min=3, max=8))
     version = integer(1, MAX_VERSION, required=True)
-    events = fields.List(fields.Nested(RecordEventSchema), required=True,
-                         validate=validate.Length(min=1))
+    events = fields.List(Ref("Event", validate=_record_event), required=True,
+                         validate=validate.Length(min=1), metadata={
+                             "description": "Every event, hidden cards included"})

@@ -2,12 +2,15 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.resources.actions.schemas import ActionSchema, card
+from api.resources.actions.schemas import card
 from api.resources.fields import MAX_VERSION, integer
 from api.resources.profiles.schemas import profile_object
+from api.typed_spec import ENUMS, Ref
+from domain.bots import BOT_LEVELS
 from service.records import ORIGINS
 
 STATUS = ("waiting", "playing", "scoring", "finished", "aborted", "expired")
+MELD_KINDS = ("group", "run")
 RFC3339_MS = {"format": "date-time", "example": "2026-11-30T20:36:49.123Z"}
 
 
@@ -26,14 +29,14 @@ class MeldSchema(ma.Schema):
 
     index = fields.Integer(required=True)
     owner = seat(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(("group", "run")))
+    kind = fields.String(required=True, validate=validate.OneOf(MELD_KINDS))
     cards = fields.List(fields.String(), required=True)
 
 
 class OfferSchema(ma.Schema):
     """The open buy offer (RULES.md §6)."""
 
-    card = fields.String(required=True)
+    card = card(required=True)
     active_seat = seat(required=True)
     waiting_for = seats(required=True)
     buyers = seats(required=True)
@@ -55,7 +58,13 @@ class RoundEndSchema(ma.Schema):
     """How the round ended: the seat that went out (null when a draw was impossible)."""
 
     winner = seat(allow_none=True)
-    reason = fields.String(required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(("went_out", "no_card",
+                                                                   "turn_cap")))
+
+
+def phase(**kwargs) -> Ref:
+    """The phase of the turn awaited, or null: draw, play, buying (an offer is open) or over."""
+    return Ref("Phase", validate=validate.OneOf(ENUMS["Phase"]), allow_none=True, **kwargs)
 
 
 class AwaitingSchema(ma.Schema):
@@ -63,7 +72,7 @@ class AwaitingSchema(ma.Schema):
 
     status = fields.String(required=True, validate=validate.OneOf(STATUS))
     turn = seat(allow_none=True)
-    phase = fields.String(allow_none=True)
+    phase = phase()
     seats = seats(required=True)
     deadline = fields.String(allow_none=True, metadata={
         **RFC3339_MS, "description": "When the decision awaited from a human seat times out "
@@ -82,13 +91,14 @@ class ClockSchema(ma.Schema):
     offer_s = fields.Integer(metadata={"description": "Seconds a buy offer waits for an answer"})
     timeouts_before_takeover = fields.Integer(metadata={
         "description": "Consecutive turn timeouts after which a bot takes the seat over"})
-    takeover_level = fields.String(metadata={"description": "The level of that bot"})
+    takeover_level = fields.String(validate=validate.OneOf(BOT_LEVELS),
+                                   metadata={"description": "The level of that bot"})
 
 
 class TakeoverSchema(ma.Schema):
     """A seat played by a bot: its level and why (timeouts: reclaimable; resigned: final)."""
 
-    level = fields.String(required=True)
+    level = fields.String(required=True, validate=validate.OneOf(BOT_LEVELS))
     reason = fields.String(required=True, validate=validate.OneOf(("timeouts", "resigned")))
 
 
@@ -122,18 +132,20 @@ class TableSchema(ma.Schema):
         "description": 'The round\'s contract: "group", "run" or {"kind", "min"} (R11.5)'})
     dealer = seat(allow_none=True)
     turn = seat(allow_none=True)
-    phase = fields.String(allow_none=True)
+    phase = phase()
     awaiting = fields.Nested(AwaitingSchema, required=True)
     hand_sizes = fields.List(fields.Integer())
     melds = fields.List(fields.Nested(MeldSchema))
-    opened = fields.List(fields.String(allow_none=True))
-    discard_top = fields.String(allow_none=True)
+    opened = fields.List(Ref("Opened", allow_none=True, validate=validate.OneOf(ENUMS["Opened"])),
+                         metadata={"description": "Per seat: null (not opened this round), "
+                                                  "`earlier` or `this_turn` (R7.1)"})
+    discard_top = card(allow_none=True)
     discard_size = fields.Integer()
-    discard_pile = fields.List(fields.String())
+    discard_pile = fields.List(card())
     stock_size = fields.Integer()
     offer = fields.Nested(OfferSchema, allow_none=True)
     claim = fields.Nested(ClaimSchema, allow_none=True)
-    taken_from_discard = fields.String(allow_none=True)
+    taken_from_discard = card(allow_none=True)
     discard_taken = fields.List(
         fields.List(card()),
         metadata={"description": "Public history: per seat, the cards that seat took from the "
@@ -160,7 +172,9 @@ class SeatViewSchema(TableSchema):
 
     seat = seat(required=True)
     hand = fields.List(card(), required=True)
-    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
+    legal_actions = fields.List(Ref("Action"), required=True, metadata={
+        "description": "What the seat may do now: each one an action POST .../actions takes "
+                       "as is (buy and pass may add the offer's `card`)"})
 
 
 class ReplayArgsSchema(ma.Schema):
@@ -185,10 +199,10 @@ class ReplaySchema(TableSchema):
     no token and for the game's admin token)."""
 
     seat = seat()
-    hand = fields.List(fields.String())
-    legal_actions = fields.List(fields.Nested(ActionSchema))
-    hands = fields.List(fields.List(fields.String()))
-    stock = fields.List(fields.String())
+    hand = fields.List(card())
+    legal_actions = fields.List(Ref("Action"))
+    hands = fields.List(fields.List(card()))
+    stock = fields.List(card())
     seed = fields.String(allow_none=True)
     recorded_at = fields.String(allow_none=True, metadata={
         **RFC3339_MS, "description": "When event N was recorded (server time)"})

@@ -5,9 +5,9 @@ from api.auth import ADMIN_KEY, BEARER, admin_key, bearer_token, principal, serv
 from api.player_auth import INTEGRATION_KEY, PLAYER_JWT, acting_player
 from api.caching import PRIVATE_HEADERS
 from api.errors import problem
+from api.operations import idempotency_key
 from api.preconditions import ETAG_HEADER, etag
 from api.resources import Blueprint
-from api.resources.actions.schemas import ActionHeadersSchema
 from api.resources.lobby import schemas as s
 from service.lobby import JoinCodeNotFound, LobbyClosed
 from service.principal import Principal
@@ -21,12 +21,12 @@ blp = Blueprint("lobby", __name__, url_prefix="/v1/games",
 
 
 @blp.route("/join", methods=["POST"])
+@blp.operation("join_game", idempotent=True)
 @blp.arguments(s.JoinSchema, example={"code": "7K3QX9M2ZD", "name": "Ann"})
-@blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(201, s.JoinedSchema, headers=PRIVATE_HEADERS)
 @blp.problems(400, 401, 404, 409, 413, 503)
 @blp.doc(security=[{}, INTEGRATION_KEY, PLAYER_JWT])
-def join(body, headers):
+def join(body):
     """Take the first open seat of a waiting game by its join code
 
     201 with the seat's token. 404 when no waiting game has the code (unknown or expired),
@@ -35,35 +35,34 @@ def join(body, headers):
     (docs/players.md): its inbox lists the game, and it acts for the seat.
     """
     acting = acting_player(bearer_token())  # before joining: a bad key or JWT takes no seat
-    joined = service().lobby.join(body["code"], body["name"], headers.get("idempotency_key"))
+    joined = service().lobby.join(body["code"], body["name"], idempotency_key())
     if acting is not None and acting.player is not None:  # docs/players.md
         record_join(service(), joined["game_id"], joined["seat"], acting.player)
     return joined, 201
 
 
 @blp.route("/<game_id>/start", methods=["POST"])
+@blp.operation("start_game", idempotent=True)
 @blp.doc(security=[BEARER, ADMIN_KEY])
-@blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(200, s.StartedSchema, headers={**ETAG_HEADER, **PRIVATE_HEADERS})
 @blp.problems(401, 403, 404, 409, 503)
-def start(headers, game_id):
+def start(game_id):
     """Start a waiting game (its admin token): open seats become bots, the first deal
 
     `GameStarted` then `RoundDealt`. 409 `lobby-closed` (rule L1) when it started already,
     expired or was aborted.
     """
-    version, table = service().lobby.start(game_id, _caller(game_id),
-                                           headers.get("idempotency_key"))
+    version, table = service().lobby.start(game_id, _caller(game_id), idempotency_key())
     body = {"version": version, "table": {**table, "version": version}}
     return body, 200, {"ETag": etag(version)}
 
 
 @blp.route("/<game_id>/rematch", methods=["POST"])
+@blp.operation("create_rematch", idempotent=True)
 @blp.doc(security=[BEARER, ADMIN_KEY])
-@blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(201, s.RematchSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404, 422, 503)
-def create_rematch(headers, game_id):
+def create_rematch(game_id):
     """Create the follow-up game of a finished game (any seat token or its admin)
 
     One follow-up per game: every call (with or without Idempotency-Key) answers the same
@@ -74,6 +73,7 @@ def create_rematch(headers, game_id):
 
 
 @blp.route("/<game_id>/rematch", methods=["GET"])
+@blp.operation("get_rematch_seat")
 @blp.doc(security=[BEARER])
 @blp.response(200, s.RematchSeatSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404, 503)
@@ -87,17 +87,16 @@ def rematch_seat(game_id):
 
 
 @blp.route("/<game_id>/spectators", methods=["POST"])
+@blp.operation("add_spectator", idempotent=True)
 @blp.doc(security=[BEARER, ADMIN_KEY])
-@blp.arguments(ActionHeadersSchema, location="headers")
 @blp.response(201, s.SpectatorSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404, 503)
-def spectators(headers, game_id):
+def spectators(game_id):
     """Add a spectator token (the game's admin token or the server admin key)
 
     It sees the public view, events and stream of the game, live, a private game's too.
     """
-    return add_spectator(service(), game_id, _caller(game_id),
-                         headers.get("idempotency_key")), 201
+    return add_spectator(service(), game_id, _caller(game_id), idempotency_key()), 201
 
 
 def _caller(game_id: str) -> Principal:

@@ -55,6 +55,7 @@ class DeliveriesSchema(ma.Schema):
 
 
 @blp.route("/games/<game_id>/webhook-deliveries", methods=["GET"])
+@blp.operation("list_game_webhook_deliveries")
 @blp.arguments(DeliveryArgsSchema, location="query")
 @blp.response(200, DeliveriesSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 404, 503)
@@ -67,6 +68,7 @@ def webhook_deliveries(args, game_id):
 
 
 @blp.route("/webhooks/deliveries", methods=["GET"])
+@blp.operation("list_webhook_deliveries")
 @blp.arguments(RecentArgsSchema, location="query")
 @blp.response(200, DeliveriesSchema, headers=PRIVATE_HEADERS)
 @blp.problems(401, 403, 503)

@@ -17,6 +17,7 @@ LINK = {"Link": {"schema": {"type": "string"}, "description": 'rel="next" page'}
 
 
 @blp.route("/<player_id>/games", methods=["GET"])
+@blp.operation("list_player_games")
 @blp.arguments(s.InboxArgsSchema, location="query")
 @blp.response(200, s.InboxSchema, headers={**LINK, **PRIVATE_HEADERS})
 @blp.problems(401, 403, 503)

@@ -17,6 +17,7 @@ class StatusSchema(ma.Schema):
 
 
 @blp.route("/health", methods=["GET"])
+@blp.operation("get_health")
 @blp.response(200, StatusSchema)
 def health():
     """Liveness: the process answers"""
@@ -24,6 +25,7 @@ def health():
 
 
 @blp.route("/ready", methods=["GET"])
+@blp.operation("get_readiness")
 @blp.response(200, StatusSchema)
 @blp.problems(503)
 def ready():
@@ -34,6 +36,7 @@ def ready():
 
 
 @blp.route("/metrics", methods=["GET"])
+@blp.operation("get_metrics")
 @blp.response(200, {"type": "string"}, content_type="text/plain",
               description="Prometheus text exposition format")
 def prometheus():

@@ -279,11 +279,22 @@ async function watchPage() {
   }
 }
 
+// Every event of the game: the feed comes in pages (`more`, `next_after`).
+async function allEvents() {
+  const events = [];
+  for (let after = 0, more = true; more;) {
+    const page = await getJSON(`/v1/games/${gameId}/events?after=${after}&limit=5000`);
+    events.push(...page.events);
+    ({more, next_after: after} = page);
+  }
+  return events;
+}
+
 async function replayPage() {
   const {root, log} = tableShell();
   const latest = await getJSON(`/v1/games/${gameId}`);
   const last = latest.version;
-  const events = (await getJSON(`/v1/games/${gameId}/events?after=0`)).events;
+  const events = await allEvents();
   const roundStarts = events.filter((e) => e.type === "RoundDealt").map((e) => e.version);
   const asked = Number.parseInt(new URLSearchParams(location.search).get("v"), 10);
   let version = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), last) : last;

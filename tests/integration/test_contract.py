@@ -1,0 +1,182 @@
+"""The typed document (issue 9): operationIds, Idempotency-Key, the event and action unions
+checked against what the server really sends, problem types that resolve to the service's
+own pages."""
+import functools
+import json
+import re
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from api import create_app
+from api.cli import openapi_document
+from api.problems import PROBLEM_TYPES
+from tests.integration.records import finished_record
+
+DOCUMENT = openapi_document()
+OPERATIONS = [(path, method, op) for path, item in DOCUMENT["paths"].items()
+              for method, op in item.items() if method != "parameters"]
+# POSTs that take no Idempotency-Key: a creation answers new tokens every time, an import is
+# admin-only and refuses a record whose game exists, a stream ticket changes nothing.
+NOT_IDEMPOTENT = {"create_game", "import_game", "create_stream_ticket"}
+HUMANS = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy", "di")]
+
+
+def _nullable(schema):
+    """The schema with OpenAPI 3.0's ``nullable: true`` read as schemathesis reads it (the
+    instrument of the conformance runs): ``anyOf`` the schema and null. A nullable reference
+    (``allOf: [$ref]`` + ``nullable``) so allows null, as both client generators type it."""
+    if isinstance(schema, list):
+        return [_nullable(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    converted = {key: _nullable(value) for key, value in schema.items() if key != "nullable"}
+    if schema.get("nullable"):
+        enum = converted.pop("enum", None)
+        plain = {**converted, **({"enum": [v for v in enum if v is not None]} if enum else {})}
+        return {"anyOf": [plain, {"type": "null"}]}
+    return converted
+
+
+@functools.cache
+def validator(component: str) -> Draft202012Validator:
+    """A validator of the document's component ``component``."""
+    return Draft202012Validator({"$ref": f"#/components/schemas/{component}",
+                                 "components": _nullable(DOCUMENT["components"])})
+
+
+@pytest.fixture
+def client(service):
+    return create_app({"RUMMY_SERVICE": service, "TESTING": True,
+                       "RUMMY_RATE_LIMITS": "off"}).test_client()
+
+
+def test_every_operation_has_a_unique_operation_id():
+    ids = [op.get("operationId") for _, _, op in OPERATIONS]
+    assert None not in ids and len(set(ids)) == len(ids), ids
+    assert {"create_game", "get_seat_view", "post_action", "list_events", "get_health",
+            "stream_events", "get_replay"} <= set(ids)
+
+
+def test_every_post_that_honours_an_idempotency_key_declares_it():
+    for path, method, op in OPERATIONS:
+        names = [p["name"] for p in op.get("parameters", [])]
+        if method == "post" and op["operationId"] not in NOT_IDEMPOTENT:
+            assert "Idempotency-Key" in names, path
+        else:
+            assert "Idempotency-Key" not in names, path
+
+
+def test_a_declared_idempotency_key_is_checked_on_every_operation_that_takes_it(client):
+    created = client.post("/v1/games", json={"seats": HUMANS, "seed": 3}).get_json()
+    token = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    for path, method, op in OPERATIONS:
+        if "Idempotency-Key" not in [p["name"] for p in op.get("parameters", [])]:
+            continue
+        url = path.replace("{game_id}", created["id"]).replace("{seat}", "0")
+        got = client.post(url, json={"type": "draw", "from": "stock"},
+                          headers={**token, "Idempotency-Key": "k" * 201})
+        assert got.status_code == 422, path
+        assert "Idempotency-Key" in got.get_json()["errors"]["headers"], path
+
+
+@pytest.fixture
+def finished(client, admin_key):
+    created = client.post("/v1/games/import", json=finished_record(seed=5),
+                          headers={"X-Admin-Key": admin_key}).get_json()
+    return created
+
+
+def test_every_event_each_caller_reads_is_its_documented_event_type(client, finished, admin_key):
+    union = validator("Event")
+    callers = [{}, {"X-Admin-Key": admin_key}] + [
+        {"Authorization": f"Bearer {s['token']}"} for s in finished["seats"]]
+    for headers in callers:
+        events = client.get(f"/v1/games/{finished['id']}/events?limit=5000", headers=headers).get_json()
+        assert len(events["events"]) == finished["version"]
+        seen = set()
+        for event in events["events"]:
+            validator(f"{event['type']}Event").validate(event)
+            if event["type"] not in seen:  # the union (a oneOf of 23) once per type: slow
+                union.validate(event)
+                seen.add(event["type"])
+
+
+def test_every_server_sent_event_carries_its_documented_event_as_data(client, finished,
+                                                                     admin_key):
+    stream = client.get(f"/v1/games/{finished['id']}/stream",
+                        headers={"X-Admin-Key": admin_key})
+    messages = [dict(line.split(": ", 1) for line in block.splitlines())
+                for block in stream.get_data(as_text=True).split("\n\n") if "data: " in block]
+    assert len(messages) == finished["version"]
+    documented = DOCUMENT["components"]["schemas"]["ServerSentEvent"]["properties"]["data"]
+    assert documented["x-contentSchema"] == {"$ref": "#/components/schemas/Event"}
+    for message in messages:
+        event = json.loads(message["data"])
+        validator(f"{event['type']}Event").validate(event)
+        assert (message["id"], message["event"]) == (str(event["version"]), event["type"])
+
+
+def test_an_event_with_a_field_its_type_does_not_have_is_refused_by_the_document():
+    event = {"version": 9, "type": "CardDiscarded", "schema": 1,
+             "data": {"seat": 1, "card": "4D", "hand": ["5H"]}, "recorded_at": None}
+    assert not validator("Event").is_valid(event)
+    assert validator("Event").is_valid({**event, "data": {"seat": 1, "card": "4D"}})
+
+
+def test_a_live_seat_view_and_its_legal_actions_are_the_documented_types(client):
+    created = client.post("/v1/games", json={"seats": HUMANS, "seed": 3}).get_json()
+    for seat in created["seats"]:
+        view = client.get(f"/v1/games/{created['id']}/view",
+                          headers={"Authorization": f"Bearer {seat['token']}"}).get_json()
+        validator("SeatView").validate(view)
+        for action in view["legal_actions"]:
+            validator("Action").validate(action)
+
+
+def test_a_problem_type_is_a_page_of_the_service_listing_it(client):
+    page = client.get("/docs/problems")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    for slug in PROBLEM_TYPES:
+        assert f'id="{slug}"' in page.text, slug
+    problem = client.get("/v1/games/nope").get_json()
+    path, _, anchor = problem["type"].partition("#")
+    assert client.get(path).status_code == 200 and f'id="{anchor}"' in page.text
+    assert problem["type"] in DOCUMENT["components"]["schemas"]["Problem"]["properties"]["type"][
+        "enum"]
+
+
+def test_a_rule_violation_links_to_its_rule_on_the_rules_page(client):
+    created = client.post("/v1/games", json={"seats": HUMANS, "seed": 3}).get_json()
+    table = client.get(f"/v1/games/{created['id']}").get_json()
+    idle = next(s for s in created["seats"] if s["seat"] != table["turn"])
+    refused = client.post(f"/v1/games/{created['id']}/actions",
+                          json={"type": "draw", "from": "stock"},
+                          headers={"Authorization": f"Bearer {idle['token']}"}).get_json()
+    assert refused["rule"] == "R2.4" and refused["rule_url"] == "/docs/rules#r2-4"
+    rules = client.get("/docs/rules").text
+    assert 'id="r2-4"' in rules
+
+
+def test_every_problem_status_response_of_an_operation_lists_its_problem_types():
+    responses = DOCUMENT["components"]["responses"]
+    for path, method, op in OPERATIONS:
+        for status, response in op["responses"].items():
+            if status[0] not in "45":
+                continue
+            name = (response.get("$ref") or "").rsplit("/", 1)[1]
+            listed = responses[name]["description"]
+            for kind in PROBLEM_TYPES.values():
+                if int(status) in kind.statuses:
+                    assert f"[`{kind.slug}`](/docs/problems#{kind.slug})" in listed, (
+                        path, status, kind.slug)
+
+
+def test_every_problem_the_code_raises_is_listed():
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[2] / "api"
+    raised = set()
+    for source in root.rglob("*.py"):
+        raised |= set(re.findall(r'(?:problem|ApiProblem)\(\s*\w+,\s*"([a-z-]+)"',
+                                 source.read_text()))
+    assert raised and raised <= set(PROBLEM_TYPES), raised - set(PROBLEM_TYPES)
