@@ -45,7 +45,7 @@ def test_a_refused_profile_is_a_422_naming_option_and_rule(client):
     answer = client.post("/v1/games", json={"seats": SIX[:4], "profile": {
         "preset": "shanghai", "deal_sizes": [3] * 7}})
     problem = answer.get_json()
-    assert answer.status_code == 422 and problem["type"].endswith("/unsupported-profile")
+    assert answer.status_code == 422 and problem["type"] == "/docs/problems#unsupported-profile"
     assert (problem["option"], problem["rule"]) == ("deal_sizes", "R11.4")
 
 

@@ -16,6 +16,7 @@ def _preset(name: str) -> dict:
 
 
 @blp.route("", methods=["GET"])
+@blp.operation("list_profiles")
 @blp.response(200, s.ProfileListSchema)
 @blp.problems(503)
 def list_profiles():
@@ -24,6 +25,7 @@ def list_profiles():
 
 
 @blp.route("/<name>", methods=["GET"])
+@blp.operation("get_profile")
 @blp.response(200, s.ProfileSchema)
 @blp.alt_response(404, response=problem_ref(404))
 @blp.problems(503)
