@@ -33,6 +33,8 @@ SECURITY_SCHEMES = {
                        "for that player's seats and reads that player's inbox.",
     },
 }
+
+
 @dataclass(frozen=True)
 class ActingPlayer:
     """The player a request acts for (`player`: None for the integration key without
@@ -115,12 +117,15 @@ def acts_in_game(game_id: str, bearer: str | None) -> bool:
 
 def rate_credential(bearer: str | None) -> str | None:
     """The rate budget's owner of a request acting for a player: "player:<SHA-256 prefix of
-    the id>", so a backend relaying many players from one address is counted per player.
-    None otherwise; never raises."""
+    the id>", so a backend relaying many players from one address is counted per player;
+    "integration" for the integration key naming no player (e.g. creating games): its own
+    budget, not its client address's. None otherwise; never raises."""
     try:
         acting = acting_player(bearer)
     except (ValueError, ServiceError, StoreError):
         return None
-    if acting is None or acting.player is None:
+    if acting is None:
         return None
+    if acting.player is None:
+        return "integration" if acting.integrator else None
     return "player:" + hashlib.sha256(acting.player.encode()).hexdigest()[:32]

@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 
 from domain import RuleViolation, awaiting, choose_action, decide, fold
 from domain.views import SeatView
-from service.games import Folded, decision_rng
+from service.decisions import Folded, decision_rng
 
 log = logging.getLogger(__name__)
 MAX_TURN_STEPS = 60  # a bot turn's actions: draw, melds, lay-offs, discard; far more is a bug
@@ -47,7 +47,7 @@ def bot_step(state: object, seat: int, level: str, rng_seed: str, version: int) 
 
 
 class BotTurn:
-    """A decision (service.games.Decision: `(state, version) -> Folded`) playing the bots the
+    """A decision (service.decisions.Decision: `(state, version) -> Folded`) playing the bots the
     game awaits until one bot's turn ends (its discard) or no bot is awaited: the buy-offer
     answers owed by bots, then the draw, melds and discard of a bot's turn.
 

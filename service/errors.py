@@ -10,7 +10,8 @@ class GameNotFound(ServiceError):
     """No game has this id."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"No game {game_id!r}.")
+        shown = game_id if len(game_id) <= 64 else game_id[:64] + "…"  # never echo a flood
+        super().__init__(f"No game {shown!r}.")
         self.game_id = game_id
 
 

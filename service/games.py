@@ -1,35 +1,24 @@
 """GameService: load -> fold -> decide -> append (expected version, idempotency) -> enqueue
-follow-up jobs (DESIGN §3, docs/architecture.md §2). The reads are in service.queries."""
+follow-up jobs (DESIGN §3, docs/architecture.md §2). Creating games is in service.creation,
+the reads in service.queries."""
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import hmac
 import logging
-import random
 import secrets
 import time
-from collections import Counter
 from typing import Callable
 
-from domain import (awaiting, bot_level, decide, event_from_dict, event_to_dict,
-                    fold, full_deck, public_view, seat_view, start_from_position, start_game)
-from domain.cards import physical_card
+from domain import awaiting, bot_level, decide, event_to_dict, fold, public_view, seat_view
 from domain.errors import RuleViolation
-from domain.events import EVENT_TYPES
-from domain.lobby import open_lobby
-from service.clock import clock_event
+from service.creation import GameCreation
+from service.decisions import Decision, Folded, decision_rng
 from service.errors import Forbidden, Unauthorized
 from service.followups import Needs, needs
 from service.idempotency import claim_or_wait, fingerprint
 from service.keys import idempotency_scope
 from service.principal import Principal
-from service.profiles import table_profile
-from service.queries import RECORD_FORMAT, GameReads
-from service.records import VISIBILITIES, GameRecord
-from service.seating import seat_specs
+from service.records import GameRecord
 from service.store import ConcurrencyError
-from service.tokens import is_admin_key, new_token, token_hash
 
 log = logging.getLogger(__name__)
 # How long a request without If-Match is re-decided on newer states when other appends win the
@@ -45,125 +34,11 @@ OFFER_EVENTS = ("OfferOpened", "OfferClosed")
 INDEX_EVERY = 50
 # What a seat's human may still do while a bot plays the seat (domain.control, rule T5).
 CONTROL_ACTIONS = ("reclaim", "resign")
-# decide's stand-in for a decision of several steps: (state, version) -> events, or Folded.
-Decision = Callable[[object, int], "list | Folded"]
 
 
-@dataclasses.dataclass(frozen=True)
-class Folded:
-    """What a decision that folded its own events as it went returns (service.bot_turns):
-    `events` and the `state` after them, so the append does not fold them a second time."""
-
-    events: list
-    state: object
-
-
-def seeded_rng_seed(secret: str, seed: int, game_id: str | None = None) -> str:
-    """The decision seed of a game created with the client's `seed`, in hex
-    (docs/architecture.md §2 "Seeds", docs/threat-model.md).
-
-    With `game_id` (a seed given without the server admin key): HMAC-SHA256(server secret,
-    f"{game_id}:{seed}"), so no two games share a deal and a finished game's replay tells
-    nothing of another game with the same seed (issue 7 item 1). Without (the server admin
-    key's seeds): HMAC-SHA256(server secret, str(seed)), the same deals on a server with the
-    same secret. The seed alone never reveals the cards."""
-    message = str(seed) if game_id is None else f"{game_id}:{seed}"
-    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
-
-
-def new_game_id() -> str:
-    """A fresh game id: 16 hex digits (64 bits from `secrets`)."""
-    return secrets.token_hex(8)
-
-
-def decision_rng(rng_seed: str, expected_version: int) -> random.Random:
-    """The RNG of the decision taken at `expected_version` (docs/architecture.md §2 "Seeds")."""
-    return random.Random(f"{rng_seed}:{expected_version}")
-
-
-class GameService(GameReads):
-    """The application service of games; see GameReads for the wiring and the queries."""
-
-    def create_game(self, seats: list[dict], profile: str | dict = "standard", seed: int | None = None,
-                    position: dict | None = None, admin_key: str | None = None,
-                    clock: dict | None = None, visibility: str = "public",
-                    auto_start: bool = False, host: str | None = None,
-                    webhook_url: str | None = None) -> dict:
-        """Create a game: `{"id", "version", "admin_token", "seats": [{"seat", "kind", "name",
-        "level", "token" (human seats, shown once)}]}`.
-
-        `seats`: `{"kind": "human"|"bot", "name"?, "level"? ("random"|"basic"|"strong", bots)}`
-        per seat (3-8, R1.1, R11.1). `profile`: a preset name or options object (R11.20;
-        the seats set `players`, service.profiles). `seed`: with the server admin key (`admin_key`) the deals are
-        reproducible on a server with the same secret (RUMMY_SECRET), the decision seed being
-        `seeded_rng_seed(secret, seed)`; without it the seed is mixed with the new game's id,
-        so no two games share a deal (docs/threat-model.md). `position` (FORMAT.md) needs the
-        server admin key. `clock`: the turn clock (service.clock.clock_event: a partial object
-        takes the defaults), recorded as a ClockSet event right after the game's first event.
-        Seats of kind "open" make a lobby game (domain.lobby, service.lobby): it waits, no card
-        dealt, until it is started (or, with `auto_start`, its last open seat is taken).
-        `visibility`: one of service.records.VISIBILITIES. `host`: the admin token hash of the
-        game a rematch follows (service.rematch): the new game keeps it, its origin is
-        "rematch", and its human seats get their tokens later (service.grants), so the answer
-        holds no token. `webhook_url`: the game's own webhook receiver (docs/players.md; the
-        caller checked who may set it).
-        Raises UnsupportedProfile, ValueError (naming a bad clock field; open seats with a
-        position), RuleViolation (position), Forbidden (position without the admin key)."""
-        rule_profile = table_profile(profile, seats)
-        timing = clock_event(clock, self.offer_deadline_s)
-        specs = seat_specs(seats, rule_profile.players)
-        game_id, server_admin = new_game_id(), is_admin_key(admin_key, self.admin_key)
-        if seed is None:
-            rng_seed, origin = secrets.token_hex(16), "random"
-        else:
-            rng_seed = seeded_rng_seed(self.secret, seed, None if server_admin else game_id)
-            origin = "seeded"
-        rng = decision_rng(rng_seed, 0)
-        if position is not None:
-            if not server_admin:
-                raise Forbidden("Starting from a position needs the server admin key.")
-            events, origin = start_from_position(position, rng), "position"
-        else:
-            events = start_game(rule_profile, len(specs), rng, seed=rng_seed)
-        events = [events[0], timing, *events[1:]]  # the clock right after the game's start
-        levels = tuple(s["level"] if s["kind"] == "open" else None for s in specs)
-        if any(levels):
-            if position is not None:
-                raise ValueError("a game from a position has no open seat")
-            events = open_lobby(events, levels, auto_start)
-        if host is not None:
-            origin = "rematch"
-        if webhook_url is not None:  # before the first append: its events are delivered there
-            self.webhooks.set_game_url(game_id, webhook_url)
-        return self._create(game_id, specs, [event_to_dict(e) for e in events], rng_seed, origin,
-                            visibility, host)
-
-    def import_game(self, record: dict, admin_key: str | None) -> dict:
-        """Re-create an exported game (service.queries export format) under a new id, with new
-        tokens, so it can be replayed; returns what create_game returns. Raises Forbidden
-        without the server admin key, ValueError for a record that is not one."""
-        if not is_admin_key(admin_key, self.admin_key):
-            raise Forbidden("Importing a game needs the server admin key.")
-        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-            raise ValueError(f"not a {RECORD_FORMAT} record")
-        events = record.get("events")
-        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise ValueError("the record's events must be a list of events")
-        if not events or [e.get("version") for e in events] != list(range(1, len(events) + 1)):
-            raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
-        raw = [{k: e[k] for k in ("type", "schema", "data") if k in e} for e in events]
-        if raw[-1].get("type") != "GameEnded":
-            raise ValueError(f"only a finished game's record can be imported: its last event "
-                             f"(version {len(raw)}) must be GameEnded, not "
-                             f"{str(raw[-1].get('type'))[:40]}")
-        state = _fold_record(raw)
-        if not _conserves_deck(state):
-            raise ValueError("the record's events do not keep the cards of the deck, each "
-                             "in one place (R1.2, R1.4, R11.3)")
-        specs = seat_specs(record.get("seats"), state.seats)
-        if any(spec["kind"] == "open" for spec in specs):
-            raise ValueError("a finished game's record has no open seat")
-        return self._create(new_game_id(), specs, raw, secrets.token_hex(16), "import")
+class GameService(GameCreation):
+    """The application service of games: creation (service.creation), the commands here,
+    the reads of GameReads (service.queries) with its wiring."""
 
     def act(self, game_id: str, principal: Principal, action: dict,
             idempotency_key: str | None = None, if_match: int | None = None,
@@ -338,32 +213,6 @@ class GameService(GameReads):
         """Whether an offer was opened or closed after version `since`."""
         return any(e.type in OFFER_EVENTS for e in self.store.read(game_id, after=since))
 
-    def _create(self, game_id: str, specs: list[dict], events: list[dict], rng_seed: str,
-                origin: str, visibility: str = "public", admin_hash: str | None = None) -> dict:
-        """Record and append a new game; `admin_hash`: the admin token's hash to keep (a
-        rematch keeps its host's), else a new admin token is returned."""
-        if visibility not in VISIBILITIES:
-            raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
-        created_ms = int(time.time() * 1000)
-        tokens = {} if admin_hash else {s["seat"]: new_token() for s in specs
-                                        if s["kind"] == "human"}
-        admin_token = None if admin_hash else new_token()
-        record = GameRecord(
-            id=game_id, seats=tuple(specs), created_ms=created_ms, rng_seed=rng_seed,
-            admin_hash=admin_hash or token_hash(admin_token), origin=origin,
-            seat_hashes={seat: token_hash(token) for seat, token in tokens.items()},
-            visibility=visibility)
-        self.records.put(record)
-        if visibility != "public":  # never listed, not even for the moment before this
-            self.index.unlist(game_id, created_ms)
-        result = self.store.append(game_id, events, 0)
-        self._appended(record, 0, None, [event_from_dict(e) for e in events], created=True,
-                       recorded_at=result.recorded_at)
-        seats = [{**spec, **({"token": tokens[spec["seat"]]} if spec["seat"] in tokens else {})}
-                 for spec in specs]
-        created = {"id": game_id, "version": len(events), "seats": seats, "visibility": visibility}
-        return created if admin_token is None else {**created, "admin_token": admin_token}
-
     def _appended(self, record: GameRecord, before: int, state: object, events: list,
                   created: bool = False, recorded_at: int | None = None,
                   after: object = None) -> object:
@@ -427,10 +276,12 @@ class GameService(GameReads):
 def _indexed(state: object, need: Needs) -> tuple:
     """What the game index records of `state`: (status, round, waits on the workers)."""
     return awaiting(state).status, _round(state), need != Needs()
+
+
 def _as_human(game_id: str, record: GameRecord, seat: int, action: dict) -> Decision:
     """decide for `seat`'s human: refused (T5) while a bot plays the seat."""
     def decision(state: object, version: int) -> list:
-        if bot_level(state, seat) is not None:
+        if bot_level(state, seat) is not None and awaiting(state).status == "playing":
             how = ("a bot plays it since it was taken over: POST /v1/games/"
                    f"{game_id}/seats/{seat}/reclaim to play it again"
                    if state.taken_over[seat] is not None
@@ -438,62 +289,6 @@ def _as_human(game_id: str, record: GameRecord, seat: int, action: dict) -> Deci
             raise RuleViolation("T5", f"Your seat does not take actions now: {how}.")
         return decide(state, seat, action, decision_rng(record.rng_seed, version))
     return decision
-
-
-def _fold_record(raw: list[dict]) -> object:
-    """The state after a record's events. Raises ValueError naming the first event that is not
-    an event of this code or does not follow from the ones before it (never Python's own
-    message: a record is client input)."""
-    events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
-    try:
-        return fold(events)
-    except Exception:  # noqa: BLE001 - find the event, below
-        pass
-    state = None
-    for version, event in enumerate(events, 1):
-        try:
-            state = fold((event,), state)
-        except Exception as error:  # noqa: BLE001 - any error of the fold is a bad record
-            rule = f" ({error.rule}: {error.message})" if isinstance(error, RuleViolation) else ""
-            raise ValueError(f"event {version} ({type(event).__name__}) does not follow from "
-                             f"the events before it{rule}") from None
-    return state
-
-
-def _record_event(version: int, raw: dict) -> object:
-    """The domain event of a record's `raw` event. Raises ValueError naming the event."""
-    name = raw.get("type")
-    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise ValueError(f"event {version}: {str(name)[:40]!r} is not an event type")
-    schema = raw.get("schema", 1)
-    if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
-        raise ValueError(f"event {version} ({name}): schema {str(schema)[:20]} is not one "
-                         f"this server reads (1 to {cls.SCHEMA})")
-    try:
-        return event_from_dict(raw)
-    except Exception:  # noqa: BLE001 - a record is client input: name the event, not the error
-        names = ", ".join(f.name for f in dataclasses.fields(cls))
-        raise ValueError(f"event {version} ({name}): its data must be an object with the "
-                         f"fields of {name} schema {cls.SCHEMA} ({names})") from None
-
-
-def _conserves_deck(state: object) -> bool:
-    """Whether the state's round holds the cards of the profile's deck, each once (R1.2, R1.4,
-    R11.3)."""
-    rnd = getattr(state, "round", None)
-    if rnd is None:
-        return True
-    try:
-        cards = Counter(rnd.stock) + Counter(rnd.discard)
-        for hand in rnd.hands:
-            cards.update(hand)
-        for meld in rnd.melds:
-            cards.update(physical_card(entry) for entry in meld.cards)
-    except Exception:  # noqa: BLE001 - cards that are not card codes: not the deck
-        return False
-    profile = state.profile
-    return cards == Counter(full_deck(profile.packs, profile.jokers))
 
 
 def _round(state: object) -> int | None:

@@ -24,7 +24,7 @@ from domain.lobby import EXPIRE, JOIN, START, SeatJoined
 from service.clock import rfc3339
 from service.errors import Forbidden, GameNotFound, ServiceError, Unauthorized
 from service.followups import needs
-from service.games import decision_rng
+from service.decisions import decision_rng
 from service.keys import PREFIX
 from service.principal import Principal
 from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors

@@ -143,7 +143,7 @@ SEEDED_RNG_SEED_LENGTH = 64  # an HMAC-SHA256 in hex; a random decision seed has
 
 def stored_origin(origin: str, rng_seed: str) -> str:
     """The origin (one of ORIGINS) of a record that stored `origin`: an old record's "new" is
-    "seeded" when its decision seed is an HMAC (service.games.seeded_rng_seed), else
+    "seeded" when its decision seed is an HMAC (service.creation.seeded_rng_seed), else
     "random"."""
     if origin == "new":
         return "seeded" if len(rng_seed) == SEEDED_RNG_SEED_LENGTH else "random"

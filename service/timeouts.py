@@ -12,7 +12,7 @@ import logging
 from domain import RuleViolation, awaiting, bot_level, decide, fold
 from service.bot_turns import MAX_TURN_STEPS, bot_step
 from service.errors import GameNotFound
-from service.games import Folded, decision_rng
+from service.decisions import Folded, decision_rng
 from service.store import ConcurrencyError
 
 log = logging.getLogger(__name__)

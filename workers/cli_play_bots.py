@@ -19,6 +19,7 @@ POLL_WAIT_S = 25
 # Bots append hundreds of events a second, so each long poll returns at once: pausing between
 # polls batches them and keeps the follower well inside the API's rate limits (50/s by default).
 POLL_PAUSE_S = 0.2
+MAX_CREATE_WAIT_S = 120  # a spent creation budget (30/minute by default) frees within a minute
 
 
 def http_json(method: str, url: str, body: dict | None = None, token: str | None = None,
@@ -62,6 +63,34 @@ def follow(base: str, game_id: str, token: str, deadline: float, echo=click.echo
     return None
 
 
+def _create(url: str, body: dict) -> dict:
+    """POST the new game; a spent creation budget (429) waits its Retry-After, up to
+    MAX_CREATE_WAIT_S in all. Raises click.ClickException with the server's problem detail for
+    any other refusal (and for a 429 that outlasts the wait), never a traceback."""
+    waited = 0.0
+    while True:
+        try:
+            return http_json("POST", url, body)
+        except urllib.error.HTTPError as refused:
+            retry_s = float(refused.headers.get("Retry-After") or 1)
+            if refused.code == 429 and waited + retry_s <= MAX_CREATE_WAIT_S:
+                click.echo(f"rate limited: creating the game again in {retry_s:g} s", err=True)
+                time.sleep(retry_s)
+                waited += retry_s
+                continue
+            raise click.ClickException(f"the service refused the game: {refused.code} "
+                                       f"{_detail(refused)}") from None
+        except urllib.error.URLError as error:
+            raise click.ClickException(f"no service at {url}: {error.reason}") from None
+
+
+def _detail(refused: urllib.error.HTTPError) -> str:
+    try:
+        return str(json.loads(refused.read()).get("detail", refused.reason))
+    except ValueError:
+        return str(refused.reason)
+
+
 @click.command("play-bots")
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True,
               help="Base URL of the running service.")
@@ -86,7 +115,7 @@ def play_bots(url: str, levels: tuple[str, ...], seat_count: int, profile: str,
             else profile}
     if seed is not None:
         body["seed"] = seed
-    created = http_json("POST", f"{base}/v1/games", body)
+    created = _create(f"{base}/v1/games", body)
     game_id = created["id"]
     click.echo(f"game {game_id}: seats {', '.join(s['name'] for s in seats)}")
     started = time.monotonic()

@@ -290,3 +290,15 @@ def test_every_legal_action_of_a_view_is_a_body_the_document_accepts(client, gam
     for action in view["legal_actions"]:
         BY_TYPE[action["type"]]().load(action)
     assert client.get(f"/v1/games/{game['id']}/view", headers=bearer(token)).status_code == 200
+
+
+@pytest.mark.parametrize("value", ["yes", "true", "1"])
+def test_auto_start_takes_a_json_boolean_only(client, game, value):
+    response = client.post("/v1/games", json={"seats": HUMANS, "auto_start": value})
+    assert "auto_start" in assert_problem(response, 422)["detail"]
+    assert_unchanged(client, game)
+
+
+def test_an_unknown_game_id_is_not_echoed_whole(client):
+    body = assert_problem(client.get("/v1/games/" + "a" * 3000), 404)
+    assert len(body["detail"]) < 120

@@ -190,3 +190,26 @@ def test_rummy_rate_limits_and_trusted_proxies_are_read_by_settings():
             Settings.from_env({"RUMMY_RATE_LIMITS": bad})
     with pytest.raises(ValueError, match="RUMMY_TRUSTED_PROXIES"):
         Settings.from_env({"RUMMY_TRUSTED_PROXIES": "proxy.example"})
+
+
+def test_the_integration_key_creating_games_has_its_own_budget_not_its_addresss(redis_url,
+                                                                                 redis_client):
+    """An integrator's backend creates games from the address its users' anonymous calls may
+    share: with the integration key (no player named) it counts as itself."""
+    from service.bootstrap import wire
+    from service.config import Settings
+    from tests.conftest import ADMIN_KEY, SECRET
+    from tests.integration.players_fixtures import INTEGRATION_KEY, integration_settings
+
+    service = wire(Settings(redis_url=redis_url, admin_key=ADMIN_KEY, secret=SECRET,
+                            integration=integration_settings())).service
+    client = create_app({"RUMMY_SERVICE": service, "TESTING": True,
+                         "RUMMY_RATE_LIMITS": "create=2/minute", "RUMMY_RATE_LIMIT_STORAGE":
+                         redis_url, "RUMMY_RATE_LIMIT_DELAY_S": 0}).test_client()
+    for _ in range(2):
+        new_game(client)
+    assert client.post("/v1/games", json={"seats": HUMANS},
+                       environ_base=PEER).status_code == 429
+    integrator = client.post("/v1/games", json={"seats": HUMANS},
+                             headers={"X-Integration-Key": INTEGRATION_KEY}, environ_base=PEER)
+    assert integrator.status_code == 201, integrator.get_json()

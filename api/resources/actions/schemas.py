@@ -109,9 +109,9 @@ class SwapJokerActionSchema(ma.Schema):
 
 
 def _shanghai(**kwargs) -> fields.Boolean:
-    return fields.Boolean(metadata={"description": "Call Shanghai on the discard (profiles "
-                                                   "with shanghai_call, R11.18): a called "
-                                                   "discard opens no claim"}, **kwargs)
+    return fields.Boolean(truthy={True}, falsy={False}, metadata={
+        "description": "Call Shanghai on the discard (profiles with shanghai_call, R11.18): a "
+                       "called discard opens no claim"}, **kwargs)
 
 
 class DiscardActionSchema(ma.Schema):

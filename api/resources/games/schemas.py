@@ -101,7 +101,7 @@ class CreateGameSchema(ma.Schema):
         "description": "The turn clock: deadlines, timeouts and takeover (docs/clock.md)"})
     visibility = fields.String(load_default="public", validate=validate.OneOf(VISIBILITIES),
                                metadata={"description": VISIBILITY_RULE})
-    auto_start = fields.Boolean(load_default=False, metadata={
+    auto_start = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={
         "description": "With open seats: start the game when its last open seat is taken "
                        "(else the host starts it: POST /v1/games/{game_id}/start)"})
     webhook_url = fields.String(validate=_webhook_url, metadata={

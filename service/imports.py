@@ -1,0 +1,81 @@
+"""Checks of an exported record before it is imported again (GameService.import_game): its
+events must be events of this code, follow one from another, and keep the profile's deck. A
+record is client input: every refusal is a ValueError naming the event, never Python's own
+message."""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from domain import event_from_dict, fold, full_deck
+from domain.cards import physical_card
+from domain.errors import RuleViolation
+from domain.events import EVENT_TYPES
+
+
+def imported_state(raw: list[dict]) -> object:
+    """The state after a record's `raw` events (`{"type", "schema", "data"}` each). Raises
+    ValueError naming the first event that is not an event of this code or does not follow
+    from the ones before it, or when the cards of the deck are not each in one place (R1.2,
+    R1.4, R11.3)."""
+    state = _fold_record(raw)
+    if not _conserves_deck(state):
+        raise ValueError("the record's events do not keep the cards of the deck, each "
+                         "in one place (R1.2, R1.4, R11.3)")
+    return state
+
+
+def _fold_record(raw: list[dict]) -> object:
+    """The state after a record's events. Raises ValueError naming the first event that is not
+    an event of this code or does not follow from the ones before it (never Python's own
+    message: a record is client input)."""
+    events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
+    try:
+        return fold(events)
+    except Exception:  # noqa: BLE001 - find the event, below
+        pass
+    state = None
+    for version, event in enumerate(events, 1):
+        try:
+            state = fold((event,), state)
+        except Exception as error:  # noqa: BLE001 - any error of the fold is a bad record
+            rule = f" ({error.rule}: {error.message})" if isinstance(error, RuleViolation) else ""
+            raise ValueError(f"event {version} ({type(event).__name__}) does not follow from "
+                             f"the events before it{rule}") from None
+    return state
+
+
+def _record_event(version: int, raw: dict) -> object:
+    """The domain event of a record's `raw` event. Raises ValueError naming the event."""
+    name = raw.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"event {version}: {str(name)[:40]!r} is not an event type")
+    schema = raw.get("schema", 1)
+    if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
+        raise ValueError(f"event {version} ({name}): schema {str(schema)[:20]} is not one "
+                         f"this server reads (1 to {cls.SCHEMA})")
+    try:
+        return event_from_dict(raw)
+    except Exception:  # noqa: BLE001 - a record is client input: name the event, not the error
+        names = ", ".join(f.name for f in dataclasses.fields(cls))
+        raise ValueError(f"event {version} ({name}): its data must be an object with the "
+                         f"fields of {name} schema {cls.SCHEMA} ({names})") from None
+
+
+def _conserves_deck(state: object) -> bool:
+    """Whether the state's round holds the cards of the profile's deck, each once (R1.2, R1.4,
+    R11.3)."""
+    rnd = getattr(state, "round", None)
+    if rnd is None:
+        return True
+    try:
+        cards = Counter(rnd.stock) + Counter(rnd.discard)
+        for hand in rnd.hands:
+            cards.update(hand)
+        for meld in rnd.melds:
+            cards.update(physical_card(entry) for entry in meld.cards)
+    except Exception:  # noqa: BLE001 - cards that are not card codes: not the deck
+        return False
+    profile = state.profile
+    return cards == Counter(full_deck(profile.packs, profile.jokers))
