@@ -1,7 +1,7 @@
 """Route of POST /v1/games/{game_id}/actions: parse, call the GameService, return."""
 from api import metrics
 from api.caching import PRIVATE_HEADERS
-from api.links import GAME, game_links, links
+from api.links import game_links, links
 from api.auth import SEAT, principal, service
 from api.preconditions import ETAG_HEADER, IF_MATCH, etag, if_match_version
 from api.resources import Blueprint
