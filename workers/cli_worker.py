@@ -5,13 +5,11 @@ import logging
 
 import click
 
+from workers.cli_options import redis_options
+
 
 @click.command("worker")
-@click.option("--redis-url", envvar="REDIS_URL", required=True,
-              help="The Redis to work on (default: $REDIS_URL).")
-@click.option("--queue-url", envvar="RUMMY_QUEUE_URL", default=None,
-              help="The single Redis of the RQ queues (default: $RUMMY_QUEUE_URL, else the "
-                   "--redis-url; required when that is a redis+cluster:// URL).")
+@redis_options
 @click.option("--burst", is_flag=True, help="Stop once the queue is empty (no sweeping).")
 @click.option("--no-scheduler", is_flag=True,
               help="Do not run RQ's scheduler (buy-offer deadlines, delayed retries).")

@@ -17,6 +17,7 @@ from rq import Queue, get_current_job
 
 from service.webhooks import WEBHOOK_QUEUE
 from workers import runtime
+from workers.cli_options import redis_options
 from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.worker import SOCKET_TIMEOUT_S, WORKER_TTL_S
 
@@ -63,11 +64,7 @@ def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "IN
 
 
 @click.command("webhook-worker")
-@click.option("--redis-url", envvar="REDIS_URL", required=True,
-              help="The Redis to work on (default: $REDIS_URL).")
-@click.option("--queue-url", envvar="RUMMY_QUEUE_URL", default=None,
-              help="The single Redis of the RQ queues (default: $RUMMY_QUEUE_URL, else "
-                   "--redis-url; required when that is a redis+cluster:// URL).")
+@redis_options
 @click.option("--burst", is_flag=True, help="Stop once the queue is empty.")
 @click.option("--log-level", default="INFO", show_default=True)
 def webhook_worker(redis_url: str, queue_url: str | None, burst: bool, log_level: str) -> None:
