@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from domain import RuleViolation, decide, fold, start_from_position
+from domain import RuleViolation, decide, fold, start_from_position, start_game
 
 OTHER_HANDS = [["KC", "KD", "KS", "KH", "2C", "2D", "2S", "2H", "QC", "QD"],
                ["3C", "3D", "3S", "3H", "JC", "JD", "JS", "JH", "10C", "10D"],
@@ -44,3 +44,20 @@ def refusal(state, seat, action):
 def offered(**fields):
     """Seat 0 chose the stock; the discard top (9H by default) is offered."""
     return play(state_of(**fields), 0, {"type": "draw", "from": "stock"})
+
+
+def random_play(profile, players, rng, next_command, after_step):
+    """A game of `profile` for `players` from a new deal, played to its end by
+    `next_command(state, rng) -> (seat, action)`, calling `after_step(state)` after every
+    command: (events, final state, [(events so far, state)] at the deal and after each step)."""
+    events = start_game(profile, players, rng)
+    state = fold(events)
+    steps = [(len(events), state)]
+    while state.status != "finished":
+        seat, action = next_command(state, rng)
+        new = decide(state, seat, action, rng)
+        events += new
+        state = fold(new, state)
+        after_step(state)
+        steps.append((len(events), state))
+    return events, state, steps

@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from domain import (
     RuleProfile, RuleViolation, awaiting, decide, export_position, fold, full_deck,
-    legal_actions, make_meld, start_from_position, start_game,
+    legal_actions, make_meld, start_from_position,
 )
 from domain.cards import physical_card
 from domain.state import PLAYING
+from tests.unit.domain_fixtures import random_play
 
 DECK = Counter(full_deck())
 REFUSED_PROBES = ({"type": "discard", "card": "AS"}, {"type": "draw", "from": "discard"},
@@ -80,19 +81,13 @@ def next_command(state, rng):
 def test_random_legal_play_keeps_every_invariant(seed, max_turns):
     rng = random.Random(seed)
     profile = RuleProfile.from_json({"max_turns_per_round": max_turns})
-    events = start_game(profile, 4, rng)
-    state = fold(events)
-    steps = [(len(events), state)]
-    while state.status != "finished":
-        seat, action = next_command(state, rng)
-        new = decide(state, seat, action, rng)
-        events += new
-        state = fold(new, state)
+
+    def after_step(state):
         check_invariants(state)
-        steps.append((len(events), state))
         if state.status == PLAYING and rng.random() < 0.1:
             assert fold(start_from_position(export_position(state))) == state
             check_refusals_change_nothing(state)
+    events, state, steps = random_play(profile, 4, rng, next_command, after_step)
     assert len(state.round_scores) == 7 and state.winners
     for count, at_step in rng.sample(steps, 10):
         assert fold(events[:count]) == at_step

@@ -19,6 +19,7 @@ from domain import (
 from domain.cards import physical_card
 from domain.profile import PRESETS, resolve
 from domain.state import PLAYING
+from tests.unit.domain_fixtures import random_play
 
 # A Progressive-style table (README): runs of three and wild deuces (R11.5, R11.15, R11.8).
 PROGRESSIVE = {"contracts": [["group", "group"], ["group", {"kind": "run", "min": 3}], [{"kind": "run", "min": 3}, {"kind": "run", "min": 3}], ["group", "group", "group"], ["group", "group", {"kind": "run", "min": 3}], ["group", {"kind": "run", "min": 3}, {"kind": "run", "min": 3}], [{"kind": "run", "min": 3}, {"kind": "run", "min": 3}, {"kind": "run", "min": 3}]], "deal_sizes": [7, 7, 7, 10, 10, 10, 10], "wild_twos": True, "buying_from_round": 3}
@@ -80,19 +81,13 @@ def test_every_preset_keeps_every_invariant(options, players, seed, max_turns):
     rng = random.Random(seed)
     profile = resolve({**options, "players": players, "max_turns_per_round": max_turns})
     deck = Counter(full_deck(profile.packs, profile.jokers))
-    events = start_game(profile, players, rng)
-    state = fold(events)
-    steps = [(len(events), state)]
-    while state.status != "finished":
-        seat, action = next_command(state, rng)
-        new = decide(state, seat, action, rng)
-        events += new
-        state = fold(new, state)
+
+    def after_step(state):
         check_invariants(state, deck)
-        steps.append((len(events), state))
         if state.status == PLAYING and rng.random() < 0.1:
             assert fold(start_from_position(export_position(state))) == state
             check_refusals_change_nothing(state)
+    events, state, steps = random_play(profile, players, rng, next_command, after_step)
     assert len(state.round_scores) >= profile.rounds and state.winners
     assert fold(events) == state  # deterministic
     for count, at_step in rng.sample(steps, 8):
