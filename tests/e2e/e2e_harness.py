@@ -36,11 +36,13 @@ class Client:
     def table(self, game_id: str) -> dict:
         return self.get(f"/v1/games/{game_id}").json()
 
-    def events(self, game_id: str, token: str, after: int = 0, wait: float = 0) -> list[dict]:
+    def events(self, game_id: str, token: str | None, after: int = 0, wait: float = 0,
+               **headers) -> list[dict]:
         """The events after `after` (waiting up to `wait` s for the first), every page of them."""
         found: list[dict] = []
         while True:
-            reply = self.get(f"/v1/games/{game_id}/events?after={after}&wait={wait}", token)
+            reply = self.get(f"/v1/games/{game_id}/events?after={after}&wait={wait}", token,
+                             **headers)
             assert reply.status_code == 200, reply.text
             page = reply.json()
             found += page["events"]
