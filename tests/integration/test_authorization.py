@@ -256,8 +256,8 @@ def test_the_leak_check_sees_hands_and_stock_in_the_server_admins_full_table(tab
 PRIVATE_ROUTES = [endpoint for endpoint in READS if "{id}" in endpoint] + [
     "POST /v1/games/{id}/actions", "POST /v1/games/{id}/start", "POST /v1/games/{id}/rematch",
     "GET /v1/games/{id}/rematch", "POST /v1/games/{id}/spectators", "POST /v1/games/{id}/resign",
-    "POST /v1/games/{id}/abort", "POST /v1/games/{id}/seats/0/reclaim", "GET /watch/{id}",
-    "GET /replay/{id}", "GET /play/{id}"]
+    "POST /v1/games/{id}/abort", "POST /v1/games/{id}/seats/0/reclaim",
+    "GET /web/seats/{id}"]  # the web pages' shells read no game (tests/integration/test_web_pages.py)
 
 
 @pytest.fixture

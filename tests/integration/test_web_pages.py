@@ -1,41 +1,68 @@
-"""The web table's pages (api/web) served by the API's Flask app: HTML pages, the assets from
-package data, the seats embedded in a table page, a 404 for an unknown game. The pages' live
-behaviour in a real browser is tests/e2e/test_web_browser.py."""
-import json
+"""The web table's pages (api/web) served by the API's Flask app: HTML shells, the assets from
+package data, the seats for the pages (`/web/seats/{id}`), and a private game that a page load
+cannot tell from an unknown one. The pages' live behaviour in a real browser is
+tests/e2e/test_web_browser.py."""
 import re
 
-from tests.integration.api_client import app, client, game  # noqa: F401 (fixtures)
+from tests.integration.api_client import HUMANS, app, bearer, client, game  # noqa: F401 (fixtures)
+
+UNKNOWN = "f" * 16
 
 
-def embedded_players(page: str) -> list[dict]:
-    """The seats a table page carries in its data-players attribute."""
-    raw = re.search(r"data-players='([^']*)'", page).group(1)
-    return json.loads(raw)
+def imports(module: str) -> list[str]:
+    """The relative modules a JS module imports (`from "./x.js"`)."""
+    return re.findall(r'from "\./([a-z]+\.js)"', module)
 
 
-def test_the_game_list_page_loads_its_own_assets(client):
+def test_the_game_list_page_loads_its_own_assets_and_every_module_they_import(client):
     response = client.get("/")
     assert response.status_code == 200 and response.mimetype == "text/html"
     page = response.get_data(as_text=True)
     assets = re.findall(r'(?:src|href)="(/web/static/[^"]+)"', page)
-    assert sorted(assets) == ["/web/static/table.css", "/web/static/table.js"]
-    for url in assets:
-        asset = client.get(url)
-        assert asset.status_code == 200 and len(asset.data) > 1000, url
+    assert sorted(assets) == ["/web/static/main.js", "/web/static/table.css"]
+    todo, seen = ["main.js"], set()
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        asset = client.get(f"/web/static/{name}")
+        assert asset.status_code == 200 and asset.mimetype in ("text/javascript",
+                                                               "application/javascript"), name
+        todo += [m for m in imports(asset.get_data(as_text=True)) if m not in seen]
+    assert {"watch.js", "play.js", "replay.js", "live.js"} <= seen
+    assert len(client.get("/web/static/table.css").data) > 1000
     assert "http://" not in page and "https://" not in page  # no CDN
 
 
-def test_a_table_page_carries_the_public_seats_and_no_token(client, game):
-    for path in (f"/watch/{game['id']}", f"/replay/{game['id']}?v=3"):
-        page = client.get(path).get_data(as_text=True)
-        assert [p["name"] for p in embedded_players(page)] == ["p0", "p1", "p2", "p3"]
-        assert all(p["kind"] == "human" for p in embedded_players(page))
-        for seat in game["seats"]:
-            assert seat["token"] not in page
-        assert game["admin_token"] not in page
+def test_a_table_page_is_the_same_shell_for_a_public_a_private_and_an_unknown_game(client, game):
+    private = client.post("/v1/games", json={"seats": HUMANS, "visibility": "private"}).get_json()
+    for page in ("watch", "replay", "play"):
+        shells = {name: client.get(f"/{page}/{gid}") for name, gid in
+                  (("public", game["id"]), ("private", private["id"]), ("unknown", UNKNOWN))}
+        bodies = {name: r.get_data(as_text=True).replace(gid, "<id>") for (name, r), gid in
+                  zip(shells.items(), (game["id"], private["id"], UNKNOWN))}
+        assert {r.status_code for r in shells.values()} == {200}, page
+        assert bodies["public"] == bodies["private"] == bodies["unknown"], page
+        assert {tuple(sorted(r.headers.keys())) for r in shells.values()} == {
+            tuple(sorted(shells["unknown"].headers.keys()))}, page
+        for token in [s["token"] for s in private["seats"]] + [private["admin_token"]]:
+            assert token not in bodies["private"]
 
 
-def test_an_unknown_game_is_a_404(client):
-    assert client.get("/watch/no-such-game").status_code == 404
-    assert client.get("/replay/no-such-game").status_code == 404
+def test_the_seats_are_public_for_a_public_game_and_a_private_games_only_with_its_token(
+        client, game):
+    seats = client.get(f"/web/seats/{game['id']}")
+    assert seats.status_code == 200 and seats.headers["Cache-Control"] == "private, no-store"
+    assert [s["name"] for s in seats.get_json()] == ["p0", "p1", "p2", "p3"]
+    assert not any("token" in s or "player_id" in s for s in seats.get_json())
+    private = client.post("/v1/games", json={"seats": HUMANS, "visibility": "private"}).get_json()
+    hidden = client.get(f"/web/seats/{private['id']}")
+    unknown = client.get(f"/web/seats/{UNKNOWN}")
+    assert hidden.status_code == unknown.status_code == 404
+    assert hidden.get_data(as_text=True) == unknown.get_data(as_text=True).replace(
+        UNKNOWN, private["id"])
+    shown = client.get(f"/web/seats/{private['id']}", headers=bearer(private["seats"][2]["token"]))
+    assert [s["name"] for s in shown.get_json()] == ["p0", "p1", "p2", "p3"]
+
+
+def test_no_file_outside_the_assets_is_served(client):
     assert client.get("/web/static/../__init__.py").status_code == 404
