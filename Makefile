@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 test: install chromium
 	$(BIN)/pytest
 
-# The browser tests (tests/e2e/test_web_browser.py) drive Debian's chromium: installed here when
+# The browser tests (tests/e2e/test_web_*.py, test_browser_cors.py) drive Debian's chromium: installed here when
 # missing and we are root (CI); otherwise those tests skip and say why.
 chromium:
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ]; then \

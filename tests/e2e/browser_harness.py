@@ -60,11 +60,20 @@ class Traffic:
     responses: list = field(default_factory=list)
     sse: list = field(default_factory=list)
 
+    bodies: dict = field(default_factory=dict)  # response -> its JSON, read before a navigation
+
+    def keep_bodies(self) -> None:
+        """Read the JSON bodies received so far (a page navigated away from loses them)."""
+        for response in self.responses:
+            if response not in self.bodies and "json" in (response.headers.get("content-type") or ""):
+                self.bodies[response] = json.loads(response.body())
+
     def json_bodies(self):
         """(url, status, body) of every JSON response of the API or the pages' seats."""
+        self.keep_bodies()
         for response in self.responses:
-            if "json" in (response.headers.get("content-type") or ""):
-                yield response.url, response.status, json.loads(response.body())
+            if response in self.bodies:
+                yield response.url, response.status, self.bodies[response]
 
     def events_streamed(self) -> list[dict]:
         return [json.loads(message["data"]) for message in self.sse]
