@@ -119,6 +119,9 @@ export async function playPage(app, gameId) {
     renderLog(log, events.filter((e) => e.version <= view.version));
     renderMoves();
     markTargets(selected || dragged);
+    sayWhatNow();
+  }
+  function sayWhatNow() {
     say(view.status === "finished" ? "The game is finished."
       : view.awaiting.seats.includes(view.seat) ? "Your move." : "Waiting for the other seats…");
   }
@@ -237,7 +240,7 @@ export async function playPage(app, gameId) {
   followEvents(client, gameId, 0, {
     onEvents(batch) { events.push(...batch); load().catch((e) => say(`Could not load: ${e.message}`)); },
     onEnd() { load().catch((e) => say(`Could not load: ${e.message}`)); },
-    onState(state) { if (state !== "live") say("Connection lost; reconnecting…"); },
+    onState(state) { if (state === "live") sayWhatNow(); else say("Connection lost; reconnecting…"); },
     onError: (error) => notFoundOr(app, error),
   });
 }
