@@ -14,7 +14,7 @@ from domain.melds import Meld, meld_kind, wild_index
 from domain.fold_tuples import give as _give, placed as _placed, replaced as _replaced
 from domain.fold_tuples import with_card as _with, without as _without
 from domain.fold_variants import BY_SEAT, HANDLERS as VARIANT_HANDLERS
-from domain.offers import with_answer
+from domain.offers import with_answer, with_passes
 from domain.lobby import LOBBY_HANDLERS
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
@@ -39,6 +39,22 @@ def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameStat
     return _frozen(game, rnd)
 
 
+# Passes on a buy offer are most of a big table's events (seven per offer at eight seats): the
+# working copy collects them in a list under this key, tied to the offer they answer, and
+# builds the Offer once (at the next request, or at the end of the fold). A handler that
+# replaces the offer needs not clear the list: one tied to another offer is dropped.
+_PASSES = "_pending_passes"
+
+
+def _with_passes(rnd: dict) -> dict:
+    """`rnd` with its collected passes written into its offer, and the list removed."""
+    pending = rnd.pop(_PASSES, None)
+    if pending is not None and pending[0] is rnd["offer"]:
+        offer = pending[0]
+        rnd["offer"] = with_passes(offer, tuple(pending[1:]))
+    return rnd
+
+
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
     """Return the state after one event. Raises KeyError for an unknown event class."""
     return fold((event,), state)
@@ -48,7 +64,7 @@ def _frozen(game: dict | None, rnd: dict | None) -> GameState | None:
     if game is None:
         return None
     if rnd is not None:
-        game["round"] = _build(RoundState, rnd)
+        game["round"] = _build(RoundState, _with_passes(rnd))
     return _build(GameState, game)
 
 
@@ -106,12 +122,15 @@ def _offer_opened(game: Fields, rnd: Fields, e: ev.OfferOpened) -> tuple[Fields,
 
 
 def _buy_requested(game: Fields, rnd: Fields, e: ev.BuyRequested) -> tuple[Fields, Fields]:
-    rnd["offer"] = with_answer(rnd["offer"], e.seat, buys=True)
+    rnd["offer"] = with_answer(_with_passes(rnd)["offer"], e.seat, buys=True)
     return game, rnd
 
 
 def _buy_passed(game: Fields, rnd: Fields, e: ev.BuyPassed) -> tuple[Fields, Fields]:
-    rnd["offer"] = with_answer(rnd["offer"], e.seat, buys=False)
+    pending = rnd.get(_PASSES)
+    if pending is None or pending[0] is not rnd["offer"]:
+        rnd[_PASSES] = pending = [rnd["offer"]]
+    pending.append(e.seat)
     return game, rnd
 
 

@@ -40,6 +40,14 @@ def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
     return answered
 
 
+def with_passes(offer: Offer, seats: tuple[int, ...]) -> Offer:
+    """`offer` after `seats` passed, in that order (R6.2, R6.9); built like `with_answer`."""
+    answered = object.__new__(Offer)
+    answered.__dict__.update(offer.__dict__)
+    answered.__dict__["passed"] = offer.passed + seats
+    return answered
+
+
 def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
     """The offer's resolution as far as it is certain (R6.9).
 
