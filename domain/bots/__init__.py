@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from domain.bots import basic, random_bot, strong, variants
-from domain.bots.profiles import profile_of, standard_play
+from domain.bots.profiles import planning_fits, profile_of, standard_play
 
 _CHOOSERS = {
     "random": random_bot.choose,
@@ -35,6 +35,6 @@ def choose_action(level: str, view: dict, rng: random.Random) -> dict:
         return special
     if level == "random":
         return chooser(view, rng)
-    if not standard_play(view):
+    if not (standard_play(view) or (level == "strong" and planning_fits(view))):
         chooser = variants.choose
     return variants.with_call(chooser(view, rng), view)

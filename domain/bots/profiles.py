@@ -5,11 +5,14 @@ import json
 from functools import lru_cache
 
 from domain.profile import RuleProfile, resolve
+from domain.profile.options import STANDARD_CONTRACTS
 from domain.search import find_opening as find_standard_opening
 from domain.variants.search import find_opening as find_general_opening
 
 
 _STANDARD = RuleProfile()
+# The contracts of rounds 1-6 of R2.1, as sorted kind tuples.
+_PLANNED_CONTRACTS = frozenset(tuple(sorted(c)) for c in STANDARD_CONTRACTS[:6])
 _last: list = [None, _STANDARD]  # the options object last read and its profile
 
 
@@ -39,6 +42,20 @@ def standard_play(view) -> bool:
     on them)."""
     profile = profile_of(view)
     return profile.packs == 2 and profile.standard_round(view["round"]) is not None
+
+
+def planning_fits(view) -> bool:
+    """True when the planning of the basic and strong bots is a fair guide though the melds
+    differ from R3 (aces high only, R11.14; a joker limit per run, R11.13; more jokers,
+    R11.3): two packs, no wild deuces and a contract of R2.1 at its minimum lengths, outside
+    the final round (whose exit those differences decide: `bots.final_runs` covers it). The
+    planning only values cards: every action is still chosen among the legal ones."""
+    profile = profile_of(view)
+    number = view["round"]
+    contract = profile.contracts[profile.contract_index(number)]
+    return (profile.packs == 2 and not profile.wild_twos and not profile.final_whole_hand(number)
+            and all(isinstance(req, str) for req in contract)
+            and tuple(sorted(contract)) in _PLANNED_CONTRACTS)
 
 
 def final_round(view) -> bool:

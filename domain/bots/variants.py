@@ -6,7 +6,10 @@ on a meld and one card goes to the discarder) and call Shanghai on a discard tha
 Under a profile whose contracts or melds differ from R2.1/R3 (`profiles.standard_play` is
 False) `choose` plays a simple, legal policy: open when the search finds an opening, lay off
 the costliest card, take the discard or buy only to open, keep wild cards and discard the
-costliest card with the fewest neighbours.
+costliest card with the fewest neighbours. In a final round of runs (R8.2) it plays towards
+going out instead (`final_choice`, guided by `bots.final_runs`), so that big tables end that
+round with a winner rather than at the turn cap (R10.4). The strong bot keeps the standard
+planning where `profiles.planning_fits` (Shanghai's rounds 1-6: aces high, one joker per run).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import random
 from collections import Counter
 
 from domain.bots import planning as P
+from domain.bots.final_runs import final_need
 from domain.bots.profiles import final_round, opening_with, profile_of
 from domain.cards import JOKER, number_and_suit
 from domain.legal import DRAW_DISCARD, DRAW_STOCK
@@ -49,6 +53,8 @@ def with_call(action: dict, view) -> dict:
 def choose(view, rng: random.Random) -> dict:
     """The simple policy for profiles outside the planning's model (see the module doc)."""
     legal = view["legal_actions"]
+    if _runs_to_go_out(view):
+        return final_choice(view)
     kinds = {a["type"] for a in legal}
     if "buy" in kinds:
         return BUY if _opens_with(view, view["offer"]["card"]) else PASS
@@ -65,6 +71,53 @@ def choose(view, rng: random.Random) -> dict:
         return max(sheds, key=lambda a: (_points(a["card"].split("=")[0]), a["type"]))
     discards = [a for a in legal if a["type"] == "discard" and not a.get("shanghai")]
     return {"type": "discard", "card": _least_useful(view, [a["card"] for a in discards])}
+
+
+def final_choice(view) -> dict:
+    """A turn of a final round of runs (R8.2): go out when the search finds it; otherwise
+    keep the hand nearest to going out (`final_runs.final_need`): take the discard only when
+    it brings the hand nearer, never buy (the penalty cards too would have to fit), discard
+    the card whose loss leaves the hand nearest."""
+    legal = view["legal_actions"]
+    kinds = {a["type"] for a in legal}
+    if "buy" in kinds:
+        return PASS
+    hand = tuple(sorted(view["hand"]))
+    if "draw" in kinds:
+        top = view.get("discard_top")
+        if DRAW_DISCARD in legal and top is not None:
+            with_top = tuple(sorted(hand + (top,)))
+            if _best_discard(view, with_top)[0] < _need(view, hand):
+                return DRAW_DISCARD
+        return DRAW_STOCK
+    opening = [a for a in legal if a["type"] == "open"]
+    if opening:
+        return opening[0]
+    discards = {a["card"] for a in legal if a["type"] == "discard" and not a.get("shanghai")}
+    return {"type": "discard", "card": _best_discard(view, hand, discards)[1]}
+
+
+def _runs_to_go_out(view) -> bool:
+    return final_round(view) and set(profile_of(view).kinds(view["round"])) == {"run"}
+
+
+def _need(view, hand: tuple[str, ...]) -> int:
+    profile = profile_of(view)
+    rules = profile.meld_rules
+    return final_need(hand, profile.mins(view["round"]), rules.ace_high_only,
+                      rules.wild_twos, rules.jokers_per_run)
+
+
+def _best_discard(view, hand: tuple[str, ...], allowed=None) -> tuple[int, str]:
+    """`(need, card)` of the discard from the sorted `hand` that leaves it nearest to going
+    out; ties keep wild cards and drop the costliest card."""
+    best = None
+    for i, card in enumerate(hand):
+        if (i and hand[i - 1] == card) or (allowed is not None and card not in allowed):
+            continue
+        key = (_need(view, hand[:i] + hand[i + 1:]), _wild(view, card), -_points(card), card)
+        best = key if best is None or key < best else best
+    return best[0], best[3]
 
 
 def _opened(view) -> bool:
