@@ -60,8 +60,9 @@ def conformance(paths: tuple[str, ...]) -> None:
 def simulate(games: int, seed: int, levels: str, profile_text: str,
              players: int | None) -> None:
     """Play N in-process games of bots under a rule profile; print the mean penalty per seat
-    and per level (95% interval), the mean turns per round and the games per second."""
-    from domain.simulation import play_game
+    and per level (95% interval), the rounds that ended without a winner (at the turn cap or
+    for want of a card), the mean turns per round and the games per second."""
+    from domain.simulation import play_game, rounds_ended
 
     profile = _profile(profile_text, players)
     level_list = tuple(levels.split(","))
@@ -71,6 +72,7 @@ def simulate(games: int, seed: int, levels: str, profile_text: str,
                                  f"choose from {', '.join(BOT_LEVELS)}", param_hint="--levels")
     seat_count = profile.players
     samples, totals, rounds, turns = [], [0] * seat_count, 0, 0
+    no_winner = {"turn_cap": 0, "no_card": 0}
     started = time.perf_counter()
     with click.progressbar(range(games), label="games") as bar:
         for number in bar:
@@ -80,10 +82,16 @@ def simulate(games: int, seed: int, levels: str, profile_text: str,
             totals = [a + b for a, b in zip(totals, result.totals)]
             rounds += len(result.turns_per_round)
             turns += sum(result.turns_per_round)
+            for ended in rounds_ended(result.events):
+                if ended.winner is None:
+                    no_winner[ended.reason] = no_winner.get(ended.reason, 0) + 1
     elapsed = time.perf_counter() - started
     for seat, total in enumerate(totals):
         click.echo(f"seat {seat}: mean penalty {total / games:.1f}")
     click.echo(markdown(summarize(samples, level_list)))
+    click.echo(f"rounds without a winner: {sum(no_winner.values())} of {rounds} "
+               f"(turn cap R10.4: {no_winner['turn_cap']}, no card R10.2/R11.17: "
+               f"{no_winner['no_card']})")
     click.echo(f"mean turns per round: {turns / max(rounds, 1):.1f}")
     click.echo(f"games per second: {games / elapsed:.2f}")
 
