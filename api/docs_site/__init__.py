@@ -7,6 +7,8 @@
   its explanation.
 - ``GET /docs/problems``: every problem ``type`` (api.problems), one anchor per type, the page
   a problem's ``type`` URI names (``/docs/problems#version-conflict``).
+- ``GET /docs/variants``: the table rules (``docs/variants.md``, shipped as ``variants.md``):
+  presets, every profile option, custom profiles, the Shanghai claim and the cut for clients.
 
 These pages are not API operations: they are a plain Flask blueprint, outside openapi.yaml.
 """
@@ -35,6 +37,8 @@ code {{ background: #f1f1f1; padding: 0 .2rem; }} :target {{ background: #fff3b0
 </body></html>
 """
 
+VARIANTS_PAGE = "/docs/variants"
+
 blp = Blueprint("docs_site", __name__)
 
 
@@ -51,6 +55,21 @@ def rules_html() -> str:
 def rules():
     """The rules as HTML (text/html), anchors ``#r<section>`` and ``#r<section>-<rule>``."""
     return Response(rules_html(), mimetype="text/html")
+
+
+@cache
+def variants_html() -> str:
+    """The table rules page: ``variants.md`` of this package as a whole HTML document (str),
+    rendered once per process."""
+    text = resources.files(__package__).joinpath("variants.md").read_text(encoding="utf-8")
+    body = markdown.markdown(text, extensions=["tables", "fenced_code"])
+    return PAGE.format(title="Contract Rummy table rules", body=body)
+
+
+@blp.route(VARIANTS_PAGE)
+def variants():
+    """The presets and profile options as HTML (text/html)."""
+    return Response(variants_html(), mimetype="text/html")
 
 
 @cache

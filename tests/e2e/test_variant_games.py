@@ -1,9 +1,12 @@
 """Variant games end to end (issue 10): gunicorn, a real `rummy worker`, real HTTP. Bots play
 a six-seat Shanghai game and an eight-seat standard game to the end (cuts, claims, capped
-purchases and two penalty cards included), and a Liverpool deal awaits its human cutter."""
+purchases and two penalty cards included), a Liverpool deal awaits its human cutter, and a
+silent human's Shanghai claim window closes at the service's deadline."""
 from __future__ import annotations
 
 import pytest
+
+from service.clock import parse_rfc3339
 
 pytestmark = pytest.mark.slow
 
@@ -61,3 +64,30 @@ def test_a_liverpool_deal_awaits_the_cut_from_its_human_seat(client, worker):
     reply = client.act(game["id"], token, {"type": "cut", "count": 40})
     assert reply.status_code == 200, reply.text
     assert reply.json()["view"]["hand_sizes"] == [10] * 4
+
+
+def test_a_silent_humans_claim_window_closes_at_the_offer_deadline(client, worker):
+    # R11.18: silence at the service's deadline is a pass; the window lasts clock.offer_s. Seat
+    # 0 is silent (its turns time out and are played for it); every bot claims a fitting
+    # discard at once, so seat 0 is awaited only on the uncalled discards of seat 5, its right
+    # (a random bot: it calls Shanghai about half the time).
+    seats = [{"kind": "human", "name": "Silent"}] + [
+        {"kind": "bot", "level": level} for level in ("basic", "random", "basic", "random",
+                                                      "random")]
+    game = client.create(seats, profile="shanghai",
+                         clock={"turn_s": 1, "offer_s": 1, "timeouts_before_takeover": 100})
+    seen: list[dict] = []
+
+    def silent_pass(event: dict) -> bool:
+        return event["type"] == "ClaimPassed" and event["data"]["seat"] == 0
+
+    passed = client.wait_for(game["id"], game["admin_token"], silent_pass, 240, seen)
+    opened = next(e for e in reversed(seen[:passed["version"] - 1]) if e["type"] == "ClaimOpened")
+    assert opened["data"]["discarder"] != 0
+    waited_ms = parse_rfc3339(passed["recorded_at"]) - parse_rfc3339(opened["recorded_at"])
+    assert waited_ms >= 1000  # never before the deadline
+    closed = client.wait_for(game["id"], game["admin_token"],
+                             lambda e: e["type"] == "ClaimClosed"
+                             and e["version"] > passed["version"], 10, seen)
+    assert closed["data"]["claimer"] != 0
+    assert client.post(f"/v1/games/{game['id']}/abort", game["admin_token"]).status_code == 200

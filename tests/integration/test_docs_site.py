@@ -49,6 +49,16 @@ def test_the_rules_page_has_an_anchor_for_every_cited_rule(client):
     assert "<table>" in page  # the contract table is rendered, not left as Markdown
 
 
+def test_the_variants_page_explains_the_presets_and_links_from_the_rules(client):
+    response = client.get("/docs/variants")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    for preset in ("standard", "first_game", "shanghai", "liverpool", "eight_deals"):
+        assert f"<code>{preset}</code>" in page
+    assert "<table>" in page and "&quot;wild_twos&quot;: true" in page  # the custom profile
+    assert 'href="/docs/variants"' in client.get("/docs/rules").get_data(as_text=True)
+
+
 @pytest.mark.slow
 def test_a_built_wheel_carries_the_rules_page_and_the_web_assets(tmp_path):
     # The test extra pins setuptools, so the wheel builds without an isolated environment.
@@ -58,7 +68,9 @@ def test_a_built_wheel_carries_the_rules_page_and_the_web_assets(tmp_path):
     (wheel,) = tmp_path.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         shipped = archive.read("api/docs_site/rules.md").decode()
+        variants = archive.read("api/docs_site/variants.md").decode()
         names = set(archive.namelist())
     assert shipped == (ROOT / "docs" / "rules.md").read_text()
+    assert variants == (ROOT / "docs" / "variants.md").read_text()
     web = {"api/web/static/table.js", "api/web/static/table.css", "api/web/templates/page.html"}
     assert web <= names, web - names
