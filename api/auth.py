@@ -3,7 +3,8 @@ from flask import current_app, request
 
 from api import player_auth
 from service import tickets
-from service.errors import Unauthorized
+from service.errors import Forbidden, Unauthorized
+from service.tokens import is_admin_key
 
 BEARER = {"bearerAuth": []}
 # The endpoints that take a stream ticket (`?ticket=`) instead of a bearer token.
@@ -80,3 +81,15 @@ def holds_ticket(game_id: str) -> bool:
 def admin_key() -> str | None:
     """Return the ``X-Admin-Key`` header, or None."""
     return request.headers.get("X-Admin-Key") or None
+
+
+def checked_admin_key() -> str | None:
+    """The ``X-Admin-Key`` header when it is the server admin key; None without the header.
+    Raises the service's ``Forbidden`` (403) for any other key, so that a mistyped key is not
+    taken silently for none (a game created without the key's powers: a seed that is not
+    reproducible, docs/threat-model.md)."""
+    given = admin_key()
+    if given is not None and not is_admin_key(given, service().admin_key):
+        raise Forbidden("The X-Admin-Key header is not the server admin key (omit the header "
+                        "to act without it).")
+    return given

@@ -121,9 +121,25 @@ class JsonParser(FlaskParser):
     """webargs' Flask parser reading JSON bodies with ``load_json``."""
 
     def _raw_load_json(self, req: Request) -> object:
+        """The body's JSON value; missing when there is no body. Raises ApiProblem 415 for a
+        body sent without a JSON ``Content-Type`` (RFC 9110 §15.5.16): read as missing, its
+        fields would be refused as absent, naming neither the header nor the body."""
         if not is_json_request(req):
+            if _has_body(req):
+                given = req.headers.get("Content-Type", "")[:80]
+                raise ApiProblem(415, "unsupported-media-type", _NOT_JSON.format(
+                    f"Content-Type: {given}" if given else "no Content-Type"))
             return core.missing
         return load_json(req.get_data(cache=True))
+
+
+_NOT_JSON = ("The body must be sent with the header Content-Type: application/json (this "
+             "request has {}).")
+
+
+def _has_body(req: Request) -> bool:
+    """Whether the request carries a body: a positive Content-Length, or a chunked one."""
+    return bool(req.content_length) or "chunked" in req.headers.get("Transfer-Encoding", "")
 
 
 PARSER = JsonParser()

@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import multiprocessing
+import os
 import random
+import re
 import resource
 import threading
 import time
@@ -63,7 +67,9 @@ async def _stream(host: str, port: int, path: str, opened: asyncio.Queue, lost) 
 
 
 async def _poll(host: str, port: int, path: str, opened: asyncio.Queue, lost) -> None:
-    """Hold one long poll on a keep-alive connection: send it again as soon as it answers."""
+    """Hold one long poll on a keep-alive connection: send it again as soon as it answers,
+    after the page's `next_after` as a client does (asking again after the same version would
+    answer at once, forever, once the game moved: a loop, not an idle connection)."""
     reader, writer = await asyncio.open_connection(host, port)
     first = True
     while True:
@@ -76,7 +82,8 @@ async def _poll(host: str, port: int, path: str, opened: asyncio.Queue, lost) ->
             raise RuntimeError(f"long poll refused: {head[:60]!r}")
         length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
                       if line.lower().startswith(b"content-length:"))
-        await reader.readexactly(length)
+        page = json.loads(await reader.readexactly(length))
+        path = re.sub(r"after=\d+", f"after={page['next_after']}", path)
         if b"connection: close" in head.lower():
             writer.close()
             reader, writer = await asyncio.open_connection(host, port)
@@ -191,6 +198,40 @@ def measure(base: str, seconds: float) -> tuple[list[float], list[float]]:
     return health, actions
 
 
+def _descendants(root: int) -> dict[int, str]:
+    """{pid: command line} of every process below `root` (Linux /proc)."""
+    parents, commands = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    commands[int(entry)] = cmdline.read().replace(b"\0", b" ").decode()
+            except (OSError, ValueError, IndexError):
+                continue
+    below, frontier = {}, {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier}
+        below.update({pid: commands.get(pid, "") for pid in frontier})
+    return below
+
+
+def api_cpu_s() -> float:
+    """CPU seconds (user + system) used so far by the API's gunicorn worker processes (the
+    children of the gunicorn master this benchmark started)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+    below = _descendants(os.getpid())
+    masters = {pid for pid, command in below.items() if "gunicorn" in command}
+    for pid in masters:
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) in masters:  # a worker: its parent is the master
+                total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def report(label: str, health: list[float], actions: list[float]) -> bool:
     met = (percentile(health, 0.99) <= GOALS_MS["health"]
            and percentile(actions, 0.99) <= GOALS_MS["action"])
@@ -226,8 +267,10 @@ def main() -> None:
                  for n in range(args.streams)]
         paths += [("poll", "/v1/games/{}/events?after={}&wait={}".format(
             *idle[n % IDLE_GAMES], POLL_WAIT_S)) for n in range(args.polls)]
+        cpu = api_cpu_s()
         health, actions = measure(base, args.seconds)
         report("nothing held", health, actions)
+        print(f"API workers' CPU: {api_cpu_s() - cpu:.1f} s in {args.seconds:.0f} s", flush=True)
         ready, failed, lost = (multiprocessing.Value("i", 0) for _ in range(3))
         holder = multiprocessing.Process(target=hold, args=(base, paths, ready, failed, lost),
                                          daemon=True)
@@ -240,12 +283,15 @@ def main() -> None:
                 time.sleep(0.1)
             print(f"{args.streams} SSE streams + {args.polls} long polls open in "
                   f"{time.monotonic() - started:.1f} s (client file limit {limit})", flush=True)
+            cpu = api_cpu_s()
             health, actions = measure(base, args.seconds)
+            cpu = api_cpu_s() - cpu
             still = holder.is_alive() and failed.value == 0
         finally:
             holder.kill()
             holder.join()
         met = report(f"{held} held", health, actions)
+        print(f"API workers' CPU: {cpu:.1f} s in {args.seconds:.0f} s", flush=True)
         print(f"connections failed: {failed.value}, closed by the server and reopened: "
               f"{lost.value}; all held throughout: {'yes' if still else 'NO'}")
         print(f"goals (held: /health p99 <= {GOALS_MS['health']:.0f} ms, action p99 <= "

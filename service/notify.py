@@ -23,6 +23,7 @@ import os
 import threading
 import time
 import weakref
+from collections import deque
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -37,6 +38,8 @@ RECHECK_S = 5.0  # the subscriber checks the subscribed games' versions this oft
 POLL_S = 0.05  # the subscriber applies new subscriptions at least this often
 LINGER_S = 30.0  # a game without listeners stays subscribed this long (long polls come back)
 BACKOFF_S = (0.1, 0.5, 1.0, 2.0, 5.0)  # between reconnections of a lost subscriber
+WAKE_BATCH = 50  # listeners set runnable at once under gevent (Notifier._set_paced)
+WAKE_PAUSE_S = 0.05  # the longest pause between two batches when the loop stays busy
 
 _ALL: "weakref.WeakSet[Notifier]" = weakref.WeakSet()
 _SHARED: dict[str, "Notifier"] = {}
@@ -63,6 +66,8 @@ class Notifier:
         self._epoch = 0  # wakes of every game (a reconnection, a drain)
         self._idle_since: dict[str, float] = {}
         self._thread: threading.Thread | None = None
+        self._paced: deque[threading.Event] = deque()  # to set, a batch at a time (_pace)
+        self._pacer: threading.Thread | None = None
         self._closed = False
         _ALL.add(self)
 
@@ -118,8 +123,42 @@ class Notifier:
                 self._generations[game_id] = self._generations.get(game_id, 0) + 1
             games = list(self._listeners) if game_id is None else [game_id]
             woken = [event for game in games for event in self._listeners.get(game, ())]
-        for event in woken:
-            event.set()
+        self._set_paced(woken)
+
+    def _set_paced(self, events: list[threading.Event]) -> None:
+        """Set `events`; under gevent, more than WAKE_BATCH of them a batch at a time, the
+        next batch once the process's event loop has run what the last one woke (or after
+        WAKE_PAUSE_S). Two thousand listeners woken in the same millisecond (games timing out
+        together) made two thousand greenlets runnable at once: a request arriving then
+        (GET /health, a seat's action) waited behind all of them, for seconds. Paced, it
+        waits behind one batch; the burst's last listener is woken later instead."""
+        if len(events) <= WAKE_BATCH or not _under_gevent():
+            for event in events:
+                event.set()
+            return
+        with self._lock:
+            self._paced.extend(events)
+            if self._pacer is not None:
+                return
+            self._pacer = threading.Thread(target=self._pace, name="rummy-notifier-pacer",
+                                           daemon=True)
+        self._pacer.start()
+
+    def _pace(self) -> None:
+        """Set the paced events, WAKE_BATCH at a time (service.notify._set_paced)."""
+        import gevent
+
+        while True:
+            with self._lock:
+                batch = [self._paced.popleft()
+                         for _ in range(min(WAKE_BATCH, len(self._paced)))]
+                if not batch:
+                    self._pacer = None
+                    return
+            for event in batch:
+                event.set()
+            with gevent.Timeout(WAKE_PAUSE_S, False):
+                gevent.idle()  # returns once the loop has nothing else to run
 
     def _run(self) -> None:
         """The subscriber loop: (re)connect with backoff and serve until the process ends."""
@@ -212,6 +251,15 @@ def _close_quietly(pubsub) -> None:
         pubsub.close()
     except (redis.RedisError, OSError):
         pass
+
+
+def _under_gevent() -> bool:
+    """Whether this process runs on gevent (gunicorn's gevent worker patched threading)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return monkey.is_module_patched("threading")
 
 
 def shared_notifier(url: str) -> Notifier:

@@ -23,6 +23,7 @@ from service.stream_leases import StreamLeases
 RECORD_FORMAT = "contract-rummy/game-record"
 RECORD_FORMAT_VERSION = 1
 Followups = Callable[[str, int, object], None]
+PROFILES_KEPT = 4096  # games whose rule profile a process keeps (a few hundred bytes each)
 
 
 class GameReads:
@@ -53,6 +54,7 @@ class GameReads:
                  schedule: DeadlineSchedule | None = None, offer_deadline_s: float = 15.0,
                  grants: GrantStore | None = None) -> None:
         self.store, self.loader, self.records, self.index = store, loader, records, index
+        self._profiles: dict[str, RuleProfile] = {}  # game id -> its rule profile (_profile)
         self.archive = archive
         self.stats = stats
         self.leases = leases
@@ -186,11 +188,20 @@ class GameReads:
 
     def _profile(self, game_id: str) -> RuleProfile:
         """The game's rule profile, from its first event (GameCreated or PositionLoaded):
-        dealt hands are redacted by its table size and deal sizes (R11)."""
-        first = self.store.read(game_id, after=0, upto=1)
-        data = first[0].data if first else {}
-        return RuleProfile.from_json(data.get("profile") or data.get("position", {}).get(
-            "profile"))
+        dealt hands are redacted by its table size and deal sizes (R11). A game's first event
+        never changes, so the profile is kept per process (PROFILES_KEPT games): the listeners
+        a move wakes all redact its events, and each used to read the first event again."""
+        profile = self._profiles.get(game_id)
+        if profile is None:
+            first = self.store.read(game_id, after=0, upto=1)
+            data = first[0].data if first else {}
+            profile = RuleProfile.from_json(data.get("profile") or data.get("position", {}).get(
+                "profile"))
+            if first:  # an empty read (a game being created) is not kept
+                if len(self._profiles) >= PROFILES_KEPT:
+                    self._profiles.pop(next(iter(self._profiles)), None)  # the oldest kept
+                self._profiles[game_id] = profile
+        return profile
 
     @property
     def draining(self) -> bool:

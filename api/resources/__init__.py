@@ -42,6 +42,9 @@ class Blueprint(SmorestBlueprint):
         for code in responses:
             responses[code] = problem_ref(code)
         doc = super()._prepare_arguments_doc(doc, doc_info, **kwargs)
+        if "application/json" in doc.get("requestBody", {}).get("content", {}):
+            # A body sent without Content-Type: application/json (api.parsing)
+            doc.setdefault("responses", {}).setdefault(415, problem_ref(415))
         for content in doc.get("requestBody", {}).get("content", {}).values():
             documented = getattr(content.get("schema"), "openapi_body", None)
             if documented is not None:

@@ -125,3 +125,37 @@ def test_sigterm_ends_an_open_stream_at_once_with_a_retry_hint(e2e_env, tmp_path
     finally:
         stop(proc)
         log.close()
+
+
+def test_a_hung_up_stream_or_long_poll_gives_its_place_back_at_once(api_url, client):
+    # A seat token holds at most 8 (RUMMY_MAX_STREAMS_PER_CREDENTIAL); an idle stream writes
+    # nothing for 15 s (its heartbeat) and a long poll waits 30 s, so only watching the socket
+    # tells the server early that its client left.
+    game = client.create(HUMANS)
+    token, path = game["seats"][0]["token"], f"/v1/games/{game['id']}"
+    stream = f"{path}/stream?after={game['version']}"
+    poll = f"{path}/events?after={game['version']}&wait=30"
+    held = [send_get(api_url, stream, token) for _ in range(7)] + [send_get(api_url, poll, token)]
+    try:
+        assert all(read_until(sock, b"retry:", 10).startswith(b"HTTP/1.1 200")
+                   for sock in held[:7])
+        time.sleep(0.3)  # the long poll waits
+        for kind, path_of_kind in (("long poll", poll), ("stream", stream)):
+            refused = send_get(api_url, path_of_kind, token)
+            assert read_until(refused, b"\r\n", 10).startswith(b"HTTP/1.1 429"), kind
+            refused.close()
+            held.pop().close()  # the long poll first, then a stream
+            hung_up = time.monotonic()
+            while True:  # a process other than the one that held it sees it within ~1.5 s
+                again = send_get(api_url, stream, token)
+                head = read_until(again, b"\r\n", 10)
+                if head.startswith(b"HTTP/1.1 200"):
+                    held.insert(0, again)
+                    break
+                again.close()
+                assert head.startswith(b"HTTP/1.1 429"), head
+                assert time.monotonic() - hung_up < 5, f"the {kind}'s place stayed taken"
+                time.sleep(0.1)
+    finally:
+        for sock in held:
+            sock.close()

@@ -1,6 +1,8 @@
 """What the API refuses at its door, over HTTP (Flask test client) on a real Redis: bodies too
 deep or too large, numbers and headers outside the document, records that are not finished
 games. Every refusal is a problem+json with type/title/status/detail and changes nothing."""
+import json
+
 import pytest
 
 from tests.integration.api_client import (  # noqa: F401 (fixtures)
@@ -302,3 +304,62 @@ def test_auto_start_takes_a_json_boolean_only(client, game, value):
 def test_an_unknown_game_id_is_not_echoed_whole(client):
     body = assert_problem(client.get("/v1/games/" + "a" * 3000), 404)
     assert len(body["detail"]) < 120
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/games/import", "/v1/games/{id}/actions"])
+def test_a_json_body_without_its_content_type_is_a_415_naming_the_header(client, game, admin_key,
+                                                                          path, content_type):
+    # What `curl -d` or `requests.post(data=...)` send: the fields are there but untyped; read
+    # as no body they would be refused as missing, naming neither the header nor the body.
+    headers = {"X-Admin-Key": admin_key, **bearer(active_token(client, game))}
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    response = client.post(path.format(id=game["id"]), data='{"seats": []}', headers=headers)
+    problem = assert_problem(response, 415)
+    assert problem["type"] == "/docs/problems#unsupported-media-type"
+    assert "Content-Type: application/json" in problem["detail"]
+    assert (content_type or "no Content-Type") in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_a_json_content_type_with_parameters_is_json(client):
+    response = client.post("/v1/games", data=json.dumps({"seats": HUMANS}),
+                           headers={"Content-Type": "application/json; charset=utf-8"})
+    assert response.status_code == 201, response.get_data(as_text=True)[:300]
+
+
+def test_an_empty_body_is_read_as_no_body_not_as_a_media_type(client, game):
+    # No body at all: its fields are missing (422), the Content-Type does not matter.
+    response = client.post(f"/v1/games/{game['id']}/actions",
+                           headers=bearer(active_token(client, game)))
+    assert_problem(response, 422)
+    assert_unchanged(client, game)
+
+
+def test_415_is_documented_on_every_operation_with_a_json_body():
+    from api.cli import openapi_document
+    for path, item in openapi_document()["paths"].items():
+        for method, operation in item.items():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if "application/json" in (body or {}).get("content", {}):
+                assert "415" in operation["responses"], (method, path)
+
+
+@pytest.mark.parametrize("body", [{}, {"seed": 7}])
+def test_a_wrong_admin_key_on_create_is_a_403_and_creates_nothing(client, game, body):
+    response = client.post("/v1/games", json={"seats": HUMANS, **body},
+                           headers={"X-Admin-Key": "not-the-server-admin-key"})
+    problem = assert_problem(response, 403)
+    assert "X-Admin-Key" in problem["detail"] and "not-the-server" not in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_the_server_admin_key_on_create_still_gives_a_reproducible_seed(client, admin_key):
+    made = [client.post("/v1/games", json={"seats": HUMANS, "seed": 7},
+                        headers={"X-Admin-Key": admin_key}) for _ in range(2)]
+    assert [r.status_code for r in made] == [201, 201]
+    hands = [client.get(f"/v1/games/{r.get_json()['id']}/view",
+                        headers=bearer(r.get_json()["seats"][0]["token"])).get_json()["hand"]
+             for r in made]
+    assert hands[0] == hands[1]

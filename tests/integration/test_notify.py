@@ -132,3 +132,32 @@ def test_listeners_woken_together_share_one_read(store, redis_client):
         thread.join(10)
     assert [versions for _, versions in results] == [[2]] * 60
     assert xrange_calls(redis_client) - before <= 20  # one each would be 60
+
+
+PACED = """
+from gevent import monkey; monkey.patch_all()
+import threading, gevent
+from service.notify import Notifier, WAKE_BATCH
+notifier = Notifier(client=None)
+events = [threading.Event() for _ in range(4 * WAKE_BATCH + 7)]
+seen = []
+def other_request():  # e.g. GET /health: it runs before the burst's last listeners are set
+    seen.append(sum(e.is_set() for e in events))
+gevent.spawn(other_request)
+notifier._set_paced(events)
+first = sum(e.is_set() for e in events)
+gevent.sleep(1)
+print(first, seen[0], sum(e.is_set() for e in events), len(events))
+"""
+
+
+def test_under_gevent_a_burst_of_wakes_is_set_a_batch_at_a_time():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", PACED], capture_output=True, text=True,
+                          timeout=60, check=True)
+    first, seen_by_other, last, total = map(int, done.stdout.split())
+    assert first == 50  # WAKE_BATCH at once
+    assert seen_by_other < total  # another greenlet ran in between
+    assert last == total  # and every listener was woken in the end

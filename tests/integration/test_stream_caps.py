@@ -77,7 +77,47 @@ def test_a_finished_long_poll_gives_its_place_back(client, game, redis_client):
         response = client.get(f"/v1/games/{game['id']}/events?after={game['version']}&wait=0.3",
                               headers=bearer(token))
         assert response.status_code == 200 and response.get_json()["events"] == []
-    assert redis_client.zcard("rummy:streams:" + credential_holder(token)) == 0
+    # Kept warm for the next poll of this process (one lease served all three), then reaped.
+    key = "rummy:streams:" + credential_holder(token)
+    assert redis_client.zcard(key) == 1
+    assert wait_for(lambda: redis_client.zcard(key) == 0, 3)
+
+
+def wait_for(condition, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_a_released_lease_is_reused_by_its_process_and_counted_elsewhere_until_reaped(
+        redis_client):
+    here, elsewhere = (StreamLeases(redis_client, lease_s=60, reuse_s=0.5) for _ in range(2))
+    first = here.acquire("h", 1)
+    here.release("h", first)
+    assert elsewhere.acquire("h", 1) is None  # warm here: still counted for the other process
+    assert here.acquire("h", 1) == first  # taken again without a new lease
+    here.release("h", first)
+    released = time.monotonic()
+    assert wait_for(lambda: elsewhere.acquire("h", 1) is not None, 3)
+    assert 0.5 <= time.monotonic() - released < 2  # reaped within reuse_s and a reaper pass
+
+
+def test_a_warm_lease_past_half_its_term_is_renewed_when_reused_or_replaced_if_gone(
+        redis_client):
+    leases = StreamLeases(redis_client, lease_s=0.4, reuse_s=5)
+    kept = leases.acquire("w", 1)
+    leases.release("w", kept)
+    time.sleep(0.25)  # past half its term: renewed as it is taken again
+    assert leases.acquire("w", 1) == kept
+    time.sleep(0.25)  # a renewed lease is still held: the cap is reached
+    assert StreamLeases(redis_client, lease_s=0.4).acquire("w", 1) is None
+    leases.release("w", kept)
+    time.sleep(0.5)  # expired in Redis while warm: a new lease is taken instead
+    fresh = leases.acquire("w", 1)
+    assert fresh is not None and fresh != kept
 
 
 def test_a_lease_of_a_dead_process_expires_and_a_renewed_one_stays(redis_client):

@@ -29,7 +29,9 @@ class Slot:
 
     def __init__(self, leases: StreamLeases | None, holder: str, lease: str | None) -> None:
         self._leases, self._holder, self._lease = leases, holder, lease
-        self._renewed = time.monotonic()
+        # A lease reused warm (service.stream_leases) was renewed before this connection.
+        self._renewed = (leases.renewed_at(lease) if leases and lease else None) \
+            or time.monotonic()
 
     def renew_if_due(self) -> None:
         """Renew the lease once half of it has run."""

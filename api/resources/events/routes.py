@@ -16,6 +16,7 @@ from api.caching import PRIVATE_HEADERS
 from api.auth import ADMIN_KEY, SEAT, principal, service
 from api.resources import Blueprint
 from api.resources.events.caps import Slot, take_slot
+from api.resources.events.hangup import HangupWatch
 from service.store import StoreError
 from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
                                           ServerSentEventSchema, StreamArgsSchema,
@@ -46,16 +47,31 @@ def events(args, game_id):
     """
     svc, who = service(), principal(game_id)
     after, limit = args["after"], args["limit"]
-    found = svc.events(game_id, who, after=after, limit=limit + 1)
     wait_s = min(args["wait"], current_app.config["RUMMY_MAX_WAIT_S"])
-    if found or wait_s <= 0 or _over(svc, game_id) is not None:
+    if wait_s <= 0:
+        return _page(svc.events(game_id, who, after=after, limit=limit + 1), after, limit)
+    found, last = _after_last_seen(svc, game_id, who, after, limit)
+    if found or (last["type"] in FINAL_EVENTS if last else _over(svc, game_id) is not None):
         return _page(found, after, limit)
     slot = take_slot()
+    watch = HangupWatch(slot.release)  # the place is given back as soon as the client leaves
     try:
         return _page(svc.events(game_id, who, after=after, wait_s=wait_s, limit=limit + 1),
                      after, limit)
     finally:
+        watch.stop()
         slot.release()
+
+
+def _after_last_seen(svc, game_id, who, after: int, limit: int) -> tuple[list[dict], dict | None]:
+    """(the events after `after`, at most `limit` + 1; the event at `after` itself or None),
+    in one read: a waiting long poll answers at once when the event it has already ended the
+    game (FINAL_EVENTS), without loading the game's state for it. None also when `after` is
+    past the game's last event."""
+    seen = svc.events(game_id, who, after=max(after - 1, 0), limit=limit + 2)
+    if after > 0 and seen and seen[0]["version"] == after:
+        return seen[1:], seen[0]
+    return seen[:limit + 1], None
 
 
 def _page(found: list[dict], after: int, limit: int) -> dict:
@@ -98,7 +114,10 @@ def stream(args, headers, game_id):
                  finished=last is not None)
     response = Response(feed, mimetype="text/event-stream",
                         headers={"X-Accel-Buffering": "no"})  # Cache-Control: api.caching
-    response.call_on_close(slot.release)  # also when the client left before the first event
+    watch = HangupWatch(slot.release)  # the place is given back as soon as the client leaves
+    # Also when the client left before the first event; the watch stops before gunicorn closes
+    # the socket (its file number is then reused).
+    response.call_on_close(lambda: (watch.stop(), slot.release()))
     return response
 
 

@@ -4,7 +4,7 @@ from werkzeug.routing import BaseConverter
 
 from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, link, links
-from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, service
+from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, checked_admin_key, principal, service
 from api.player_auth import INTEGRATION_KEY, PLAYER_JWT
 from api.resources.players.creation import check_creator
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
@@ -46,11 +46,16 @@ def create_game(body):
     join with its `join_code` (POST /v1/games/join) until the host starts it (POST
     /v1/games/{game_id}/start), or its last open seat is taken with `auto_start`; unstarted
     after `expires_at` it expires (docs/lobby.md).
+
+    With `X-Admin-Key` (the server admin key) a game may start from a `position`, its `seed`
+    is reproducible across games, and it may set a `webhook_url`; any other key is refused
+    (403), not ignored.
     """
+    key = checked_admin_key()  # a wrong key is refused, not ignored
     check_creator(body)
     created = service().lobby.create(body["seats"], profile=body["profile"],
                                      seed=body.get("seed"), position=body.get("position"),
-                                     admin_key=admin_key(), clock=body.get("clock"),
+                                     admin_key=key, clock=body.get("clock"),
                                      visibility=body["visibility"], auto_start=body["auto_start"],
                                      webhook_url=body.get("webhook_url"))
     return _created(created)
