@@ -120,10 +120,13 @@ def hold(base: str, paths: list[tuple[str, str]], ready, failed, lost) -> None:
 
 # --- the measured client ---------------------------------------------------------------------
 
-def time_health(base: str, stop: threading.Event, samples: list[float]) -> None:
-    """GET /health every 20 ms until `stop`, its ms in `samples` (a failure counts as inf)."""
+def time_health(base: str, stop: threading.Event, samples: list[float],
+                slow: list[tuple[float, float]] | None = None) -> None:
+    """GET /health every 20 ms until `stop`, its ms in `samples` (a failure counts as inf);
+    the (start in seconds from the first call, ms) of each call over the goal in `slow`."""
     import requests
 
+    first = time.perf_counter()
     with requests.Session() as http:
         while not stop.is_set():
             started = time.perf_counter()
@@ -132,6 +135,8 @@ def time_health(base: str, stop: threading.Event, samples: list[float]) -> None:
                 samples.append((time.perf_counter() - started) * 1000)
             except requests.RequestException:
                 samples.append(float("inf"))
+            if slow is not None and samples[-1] > GOALS_MS["health"]:
+                slow.append((started - first, samples[-1]))
             stop.wait(0.02)
 
 
@@ -185,9 +190,10 @@ def _choose(view: dict, rng: random.Random) -> dict:
 
 
 def measure(base: str, seconds: float) -> tuple[list[float], list[float]]:
-    """(GET /health ms, seat action ms) over `seconds`."""
-    stop, health, actions = threading.Event(), [], []
-    threads = [threading.Thread(target=time_health, args=(base, stop, health)),
+    """(GET /health ms, seat action ms) over `seconds`; prints when the slow /health calls
+    were (a burst of wakes shows as one cluster)."""
+    stop, health, actions, slow = threading.Event(), [], [], []
+    threads = [threading.Thread(target=time_health, args=(base, stop, health, slow)),
                threading.Thread(target=play_seat, args=(base, stop, actions, 1))]
     for thread in threads:
         thread.start()
@@ -195,6 +201,9 @@ def measure(base: str, seconds: float) -> tuple[list[float], list[float]]:
     stop.set()
     for thread in threads:
         thread.join()
+    if slow:
+        print(f"/health over {GOALS_MS['health']:.0f} ms: {len(slow)} calls, at (s, ms): "
+              + ", ".join(f"{at:.1f} {ms:.0f}" for at, ms in slow[:40]), flush=True)
     return health, actions
 
 

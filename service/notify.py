@@ -38,8 +38,8 @@ RECHECK_S = 5.0  # the subscriber checks the subscribed games' versions this oft
 POLL_S = 0.05  # the subscriber applies new subscriptions at least this often
 LINGER_S = 30.0  # a game without listeners stays subscribed this long (long polls come back)
 BACKOFF_S = (0.1, 0.5, 1.0, 2.0, 5.0)  # between reconnections of a lost subscriber
-WAKE_BATCH = 50  # listeners set runnable at once under gevent (Notifier._set_paced)
-WAKE_PAUSE_S = 0.05  # the longest pause between two batches when the loop stays busy
+WAKE_BATCH = 10  # listeners set runnable at once under gevent (Notifier._set_paced)
+WAKE_PAUSE_S = 0.005  # the longest pause between two batches when the loop stays busy
 
 _ALL: "weakref.WeakSet[Notifier]" = weakref.WeakSet()
 _SHARED: dict[str, "Notifier"] = {}
@@ -146,8 +146,6 @@ class Notifier:
 
     def _pace(self) -> None:
         """Set the paced events, WAKE_BATCH at a time (service.notify._set_paced)."""
-        import gevent
-
         while True:
             with self._lock:
                 batch = [self._paced.popleft()
@@ -157,8 +155,7 @@ class Notifier:
                     return
             for event in batch:
                 event.set()
-            with gevent.Timeout(WAKE_PAUSE_S, False):
-                gevent.idle()  # returns once the loop has nothing else to run
+            behind_other_work(WAKE_PAUSE_S)
 
     def _run(self) -> None:
         """The subscriber loop: (re)connect with backoff and serve until the process ends."""
@@ -251,6 +248,24 @@ def _close_quietly(pubsub) -> None:
         pubsub.close()
     except (redis.RedisError, OSError):
         pass
+
+
+_LANE = threading.Lock()  # one greenlet at a time waits for the loop to be idle
+
+
+def behind_other_work(max_wait_s: float = WAKE_PAUSE_S) -> None:
+    """Under gevent: return once this process's event loop has nothing else to run (requests
+    ready to be served, replies to read), or after `max_wait_s`; callers pass one at a time.
+    Work that a burst brings by the thousand (woken listeners, the long polls they send
+    again) calls it first, so that a request arriving meanwhile (GET /health, a seat's
+    action) waits behind at most one of them, not behind all. Without gevent: at once."""
+    if not _under_gevent():
+        return
+    import gevent
+
+    with _LANE:
+        with gevent.Timeout(max_wait_s, False):
+            gevent.idle()
 
 
 def _under_gevent() -> bool:

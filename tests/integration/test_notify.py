@@ -147,7 +147,7 @@ gevent.spawn(other_request)
 notifier._set_paced(events)
 first = sum(e.is_set() for e in events)
 gevent.sleep(1)
-print(first, seen[0], sum(e.is_set() for e in events), len(events))
+print(first, seen[0], sum(e.is_set() for e in events), len(events), WAKE_BATCH)
 """
 
 
@@ -157,7 +157,34 @@ def test_under_gevent_a_burst_of_wakes_is_set_a_batch_at_a_time():
 
     done = subprocess.run([sys.executable, "-c", PACED], capture_output=True, text=True,
                           timeout=60, check=True)
-    first, seen_by_other, last, total = map(int, done.stdout.split())
-    assert first == 50  # WAKE_BATCH at once
+    first, seen_by_other, last, total, batch = map(int, done.stdout.split())
+    assert first == batch  # WAKE_BATCH at once
     assert seen_by_other < total  # another greenlet ran in between
     assert last == total  # and every listener was woken in the end
+
+
+BEHIND = """
+from gevent import monkey; monkey.patch_all()
+import gevent
+from service.notify import behind_other_work
+order = []
+def ready_work(n):  # e.g. requests being served: they keep the loop busy for a while
+    for _ in range(3):
+        order.append(n)
+        gevent.sleep(0)
+def burst_work():
+    behind_other_work(5)
+    order.append("burst")
+gevent.joinall([gevent.spawn(burst_work)] + [gevent.spawn(ready_work, n) for n in range(3)])
+print(order.index("burst"), len(order))
+"""
+
+
+def test_under_gevent_burst_work_runs_behind_the_work_that_is_ready():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", BEHIND], capture_output=True, text=True,
+                          timeout=60, check=True)
+    position, total = map(int, done.stdout.split())
+    assert position == total - 1  # spawned first, run last

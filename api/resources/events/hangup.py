@@ -22,36 +22,49 @@ from typing import Callable
 from flask import request
 
 log = logging.getLogger(__name__)
-STOP_WAIT_S = 1.0  # how long stopping a watch may wait for its greenlet to end
 
 
 class HangupWatch:
-    """Calls `on_hangup()` once, in its own greenlet, when the client of the current request
-    closes its connection; `stop()` ends the watch (call it before the response is done: the
-    socket's file number is reused once gunicorn closes it)."""
+    """Calls `on_hangup()` once, in a greenlet of its own, when the client of the current
+    request closes its connection; `stop()` ends the watch (call it before the response is
+    done: the socket's file number is reused once gunicorn closes it).
+
+    The watch is a libev read watcher on the socket (no greenlet until it fires): a long poll
+    starts and stops one per wait."""
 
     def __init__(self, on_hangup: Callable[[], None]) -> None:
         self._on_hangup = on_hangup
-        self._greenlet = None
+        self._watcher = None
         self._path = request.path
-        sock = request.environ.get("gunicorn.socket")
-        if sock is None or not _gevent_patched():
+        self._sock = request.environ.get("gunicorn.socket")
+        if getattr(self._sock, "_sock", None) is None or not _gevent_patched():
+            self._sock = None
             return
         import gevent
 
-        self._greenlet = gevent.spawn(self._watch, sock)
+        self._watcher = gevent.get_hub().loop.io(self._sock.fileno(), 1)  # 1: readable
+        self._watcher.start(self._readable)
 
-    def _watch(self, sock: socket.socket) -> None:
-        from gevent.socket import wait_read
+    def _readable(self) -> None:
+        """In the event loop: the socket is readable. Look at it in a greenlet (a read must
+        not run in the loop itself)."""
+        import gevent
 
-        try:
-            wait_read(sock.fileno())
-            if sock.recv(1, socket.MSG_PEEK):
+        self._halt_watcher()
+        gevent.spawn(self._confirm)
+
+    def _confirm(self) -> None:
+        sock = self._sock
+        if sock is None:  # stopped meanwhile: the socket may already be another's
+            return
+        try:  # on gevent's underlying socket: this never waits (nobody else reads it now)
+            if sock._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT):
                 return  # a pipelined request: the client is there
+        except BlockingIOError:
+            return  # nothing to read after all: not a hang-up
         except OSError:
             pass  # reset by the peer: gone as well
         log.debug("the client of a waiting %s hung up", self._path)
-        self._greenlet = None  # stop() from here on must not wait for this greenlet
         try:
             self._on_hangup()
         finally:
@@ -60,11 +73,16 @@ class HangupWatch:
             except OSError:
                 pass
 
+    def _halt_watcher(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.stop()
+            watcher.close()
+
     def stop(self) -> None:
-        """End the watch (nothing is called after this returns)."""
-        greenlet, self._greenlet = self._greenlet, None
-        if greenlet is not None:
-            greenlet.kill(block=True, timeout=STOP_WAIT_S)
+        """End the watch: nothing is called after this returns."""
+        self._halt_watcher()
+        self._sock = None
 
 
 def _gevent_patched() -> bool:

@@ -17,6 +17,7 @@ from api.auth import ADMIN_KEY, SEAT, principal, service
 from api.resources import Blueprint
 from api.resources.events.caps import Slot, take_slot
 from api.resources.events.hangup import HangupWatch
+from service.notify import behind_other_work
 from service.store import StoreError
 from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
                                           ServerSentEventSchema, StreamArgsSchema,
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
 RETRY_MS = 2000  # the reconnect delay a stream asks for (SSE `retry:`)
 FINAL_EVENTS = ("GameEnded", "GameAborted", "LobbyExpired")  # nothing is appended after them
+WAIT_SPREAD = 0.1  # a long poll's wait ends within its last tenth (at random)
 DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all come back at once
 
 
@@ -50,6 +52,11 @@ def events(args, game_id):
     wait_s = min(args["wait"], current_app.config["RUMMY_MAX_WAIT_S"])
     if wait_s <= 0:
         return _page(svc.events(game_id, who, after=after, limit=limit + 1), after, limit)
+    # Long polls come back by the thousand after a burst of wakes: each waits for a moment
+    # when nothing else is ready (service.notify), and their waits end spread over the last
+    # tenth of `wait`, so that the ones sent again together do not all time out together.
+    behind_other_work()
+    wait_s *= random.uniform(1 - WAIT_SPREAD, 1)
     found, last = _after_last_seen(svc, game_id, who, after, limit)
     if found or (last["type"] in FINAL_EVENTS if last else _over(svc, game_id) is not None):
         return _page(found, after, limit)
