@@ -1,34 +1,30 @@
-"""Follow-up jobs after every append (DESIGN §5): what a game waits on, and the RQ jobs for it.
+"""Follow-ups after every append (DESIGN §5): what a game waits on, and who acts on it.
 
 `needs(state, bot_seats)` reads `domain.awaiting(state)`; `Followups` is the
-`enqueue_followups(game_id, version, state)` hook that GameService calls after each append.
-Job ids derive from (game, version) (RQ allows only letters, digits, `_` and `-` in them) and
-are enqueued with RQ's `unique=True`, so a second
-enqueue of the same follow-up (the API and a job racing, the sweeper) is a no-op:
+`enqueue_followups(game_id, version, state)` hook that GameService calls after each append:
 
-- `bot-<game>-<version>`      -> `workers.jobs.play_bots`   (a bot seat must act)
-- `score-<game>-<version>`    -> `workers.jobs.score_round` (a round awaits scoring)
-- `deadline-<game>-<version>` -> `workers.deadlines.run_deadline` on DEADLINE_QUEUE, enqueued
-  by the workers' deadline poller (workers.deadlines) when the game's entry in the deadline
-  sorted set (service.clock) falls due: a human's turn or buy offer (docs/clock.md).
+- a bot must act, or a round awaits its scoring: the game goes into the ready queue
+  (service.ready_games, on the queue Redis), where the workers' turn loops take games in turn,
+  one short slice each (workers.turns). No RQ job per move or per slice: switching games costs
+  one script. A game readied by anything but the turn loop's own moves (a human's action, a
+  deadline, a new game) is urgent: it goes before every game of bots waiting its next slice.
+- a human's deadline: the game's entry in the deadline sorted set (service.clock), which the
+  workers' poller turns into a `deadline-<game>-<version>` RQ job on DEADLINE_QUEUE when due
+  (workers.deadlines; RQ allows only letters, digits, `_` and `-` in job ids).
 
-Each kind of job has its queue (QUEUE_NAMES, in the order a worker listens to them): deadlines
-first, then bots and scoring, then the next time slices of bot jobs that used up theirs
-(`slice_ended`), then maintenance (the sweep, archiving; webhooks have their own queue and
-worker: service.webhooks). So no deadline backlog or
-maintenance job ever sits between a game and its next bot move, and a bot move answering a
-human goes before the long run of a game of bots (docs/workers.md "Queues"). This module is the one place that knows job ids and queues.
-Game jobs keep no result (RESULT_TTL_S = 0: nothing reads it, and a kept result cost Redis
-~90 KB per game); a failed job stays FAILURE_TTL_S for diagnosis.
-
-Jobs are named by dotted path so this module imports no job code.
+The RQ queues (QUEUE_NAMES, in the order a worker listens to them): deadlines first, then
+maintenance (the sweep, archiving; webhooks have their own queue and worker:
+service.webhooks). This module is the one place that knows job ids and queues. Jobs are
+enqueued with RQ's `unique=True` (a second enqueue of an id is a no-op), keep no result
+(RESULT_TTL_S = 0) and a failed one stays FAILURE_TTL_S for diagnosis; they are named by
+dotted path so this module imports no job code.
 """
 from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Collection, Iterator
 
 import redis
@@ -36,18 +32,15 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
 from domain import awaiting
+from service.ready_games import ReadyGames
 
 log = logging.getLogger(__name__)
 
 DEADLINE_QUEUE = "rummy-deadlines"
-BOTS_QUEUE = "rummy-bots"
-SLICES_QUEUE = "rummy-bot-slices"
 MAINTENANCE_QUEUE = "rummy-maintenance"
-# The order a worker takes jobs in: a due deadline first (R6.9 is a promise to the humans
-# waiting), then the games' moves (a bot's first slice after any other append, before the
-# next slices of bot jobs that ran out of time, round robin among themselves), and
-# maintenance only when no game waits.
-QUEUE_NAMES = (DEADLINE_QUEUE, BOTS_QUEUE, SLICES_QUEUE, MAINTENANCE_QUEUE)
+# The order a worker takes RQ jobs in: a due deadline first (R6.9 is a promise to the humans
+# waiting), maintenance only when no deadline waits. Bot moves and scorings are not RQ jobs.
+QUEUE_NAMES = (DEADLINE_QUEUE, MAINTENANCE_QUEUE)
 # Transient Redis errors inside a job are retried with backoff; needs the worker's scheduler.
 RETRY = Retry(max=3, interval=[1, 3, 9])
 JOB_TIMEOUT_S = 60
@@ -55,18 +48,8 @@ RESULT_TTL_S = 0
 FAILURE_TTL_S = 7 * 24 * 3600
 
 BotSeats = Callable[[str, object], Collection[int]]
-# (game id, what becomes of its bot job) while a play_bots job runs: "none" or "slices".
-_bot_job: ContextVar[tuple[str, str] | None] = ContextVar("rummy_bot_job", default=None)
-
-
-def bot_job_id(game_id: str, version: int) -> str:
-    """Id of the play_bots job for `game_id` at `version`."""
-    return f"bot-{game_id}-{version}"
-
-
-def score_job_id(game_id: str, version: int) -> str:
-    """Id of the score_round job for `game_id` at `version`."""
-    return f"score-{game_id}-{version}"
+# The game a turn loop is playing in this thread (workers.turns): its own appends ready nothing.
+_playing: ContextVar[str | None] = ContextVar("rummy_playing", default=None)
 
 
 def deadline_job_id(game_id: str, version: int) -> str:
@@ -83,6 +66,11 @@ class Needs:
     bots: bool = False
     scoring: bool = False
     deadline: bool = False
+
+    @property
+    def moves(self) -> bool:
+        """Whether the workers' turn loop must move: a bot acts, or a round is scored."""
+        return self.bots or self.scoring
 
 
 def needs(state, bot_seats: Collection[int]) -> Needs:
@@ -102,38 +90,26 @@ def needs(state, bot_seats: Collection[int]) -> Needs:
                  deadline=bool(humans) and clocked)
 
 
-def make_queue(connection: redis.Redis, name: str = BOTS_QUEUE) -> Queue:
-    """The RQ queue `name` (one of QUEUE_NAMES; default the bots') on `connection`."""
+def make_queue(connection: redis.Redis, name: str = DEADLINE_QUEUE) -> Queue:
+    """The RQ queue `name` (one of QUEUE_NAMES; default the deadlines') on `connection`."""
     return Queue(name, connection=connection)
 
 
 @dataclass(frozen=True)
 class Queues:
-    """The game job queues on one connection: `deadlines` (run_deadline), `bots` (play_bots,
-    score_round), `slices` (play_bots continuing a game whose last job used up its time
-    slice) and `maintenance` (sweep and the other housekeeping jobs)."""
+    """The RQ queues of `rummy worker` on one connection: `deadlines` (run_deadline) and
+    `maintenance` (the sweep and the other housekeeping jobs)."""
 
     deadlines: Queue
-    bots: Queue
-    slices: Queue
     maintenance: Queue
 
     def in_priority_order(self) -> list[Queue]:
         """The queues in the order a worker takes jobs from them (QUEUE_NAMES)."""
-        return [self.deadlines, self.bots, self.slices, self.maintenance]
-
-    def urgent_waiting(self) -> bool:
-        """Whether a due deadline or a bot move answering another append (a human's action, a
-        scoring) waits on its queue: one round trip. A running bot job then ends its time
-        slice early, so that a human waits for at most one bot turn of another game."""
-        pipeline = self.bots.connection.pipeline(transaction=False)
-        pipeline.llen(self.deadlines.key)
-        pipeline.llen(self.bots.key)
-        return any(pipeline.execute())
+        return [self.deadlines, self.maintenance]
 
 
 def make_queues(connection: redis.Redis) -> Queues:
-    """The game job queues (QUEUE_NAMES) on `connection`."""
+    """The RQ queues (QUEUE_NAMES) on `connection`."""
     return Queues(*(make_queue(connection, name) for name in QUEUE_NAMES))
 
 
@@ -154,73 +130,45 @@ def enqueue_unique(queue: Queue, func: str, job_id: str, *args) -> bool:
     return True
 
 
-def enqueue_needs(queues: Queues, game_id: str, version: int, need: Needs,
-                  next_slice: bool = False) -> None:
-    """Enqueue the jobs `need` calls for at `version` (duplicates are refused silently); a bot
-    job on the slices queue when `next_slice` (it continues a job that used up its slice). A
-    deadline is the poller's (workers.deadlines), not a job enqueued here."""
-    if need.bots:
-        enqueue_unique(queues.slices if next_slice else queues.bots, "workers.jobs.play_bots",
-                       bot_job_id(game_id, version), game_id, version)
-    if need.scoring:
-        enqueue_unique(queues.bots, "workers.jobs.score_round", score_job_id(game_id, version),
-                       game_id, version)
-
-
 @contextmanager
-def bots_continuing(game_id: str) -> Iterator[None]:
-    """Within this block the hook enqueues no bot job for `game_id`: the running play_bots job
-    keeps playing its bots itself, and a job per intermediate version would only queue up as
-    stale no-ops in front of the next human's reply. The caller enqueues the follow-ups of the
-    version it stops at (if it dies first, the sweeper does), within `slice_ended`."""
-    token = _bot_job.set((game_id, "none"))
+def playing(game_id: str) -> Iterator[None]:
+    """Within this block (a turn loop's slice of `game_id`, workers.turns) the hook readies
+    nothing for `game_id`: the loop goes on with the game itself and releases it to the ready
+    queue when its slice ends (at the tail) or the game no longer awaits the workers."""
+    token = _playing.set(game_id)
     try:
         yield
     finally:
-        _bot_job.reset(token)
-
-
-@contextmanager
-def slice_ended(game_id: str) -> Iterator[None]:
-    """Within this block a bot job the hook enqueues for `game_id` goes to the tail of the
-    slices queue: the play_bots job stopping here used up its time slice, and its game's next
-    slice waits behind the games already waiting (round robin), while bot moves answering
-    other appends (a human's action, a scoring) go first from the bots queue."""
-    token = _bot_job.set((game_id, "slices"))
-    try:
-        yield
-    finally:
-        _bot_job.reset(token)
+        _playing.reset(token)
 
 
 def install(wiring) -> "Followups":
-    """Install the RQ hook on `wiring.service` (a `service.bootstrap.Wiring`): its queues use
+    """Install the hook on `wiring.service` (a `service.bootstrap.Wiring`): its ready queue on
     the wiring's queue client (RUMMY_QUEUE_URL, else REDIS_URL)."""
-    hook = Followups(make_queues(wiring.queue_client), wiring.service.bot_seats)
+    hook = Followups(ReadyGames(wiring.queue_client), wiring.service.bot_seats)
     wiring.service.enqueue_followups = hook
     return hook
 
 
 class Followups:
-    """The RQ `enqueue_followups(game_id, version, state)` hook for GameService.
+    """The `enqueue_followups(game_id, version, state)` hook for GameService: readies a game
+    that awaits a bot or its scoring (service.ready_games), urgent unless the turn loop of
+    this thread is playing it (`playing`).
 
-    `bot_seats(game_id, state)` names the seats a bot plays in `state`. An enqueue that fails
-    is logged, not raised: the append it follows stands, and the sweeper enqueues what is
-    missing (DESIGN §5).
+    `bot_seats(game_id, state)` names the seats a bot plays in `state`. A failure is logged,
+    not raised: the append it follows stands, and the sweeper readies what is missing
+    (DESIGN §5).
     """
 
-    def __init__(self, queues: Queues, bot_seats: BotSeats) -> None:
-        self.queues = queues
+    def __init__(self, ready: ReadyGames, bot_seats: BotSeats) -> None:
+        self.ready = ready
         self.bot_seats = bot_seats
 
     def __call__(self, game_id: str, version: int, state) -> None:
         try:
-            need = needs(state, self.bot_seats(game_id, state))
-            game, bot_job = _bot_job.get() or (None, None)
-            if game == game_id and bot_job == "none":
-                need = replace(need, bots=False)
-            enqueue_needs(self.queues, game_id, version, need,
-                          next_slice=game == game_id and bot_job == "slices")
+            if _playing.get() == game_id:
+                return
+            if needs(state, self.bot_seats(game_id, state)).moves:
+                self.ready.mark(game_id, version, urgent=True)
         except Exception:  # the append stands whatever fails here; the sweeper catches up
-            log.exception("follow-up enqueue failed for %s at %s; the sweeper will retry",
-                          game_id, version)
+            log.exception("readying %s at %s failed; the sweeper will retry", game_id, version)

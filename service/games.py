@@ -29,9 +29,11 @@ OFFER_ANSWERS = ("buy", "pass")
 OFFER_EVENTS = ("OfferOpened", "OfferClosed")
 # An append writes the game index only when what it records changes (status, round, whether
 # the game waits on the workers), and besides at least once every INDEX_EVERY versions, so a
-# lost index write heals and the summary's version stays near the stream's. Most appends
-# (a draw, a discard) change none of it: their index write was a script of ~10 commands.
-INDEX_EVERY = 50
+# lost index write heals and the summary's updated_ms (retention's clock, which counts days)
+# stays near the last append. Most appends (a draw, a discard) change none of it; a write is
+# two scripts (the summary, then its index shard), and every 50 versions they were a fifth of
+# a bot game's Redis round trips (issue 12).
+INDEX_EVERY = 500
 # What a seat's human may still do while a bot plays the seat (domain.control, rule T5).
 CONTROL_ACTIONS = ("reclaim", "resign")
 

@@ -1,11 +1,12 @@
-"""The sweeper (DESIGN §5 "no game may get stuck"): re-enqueue follow-ups whose job is missing
-or dead.
+"""The sweeper's parts (DESIGN §5 "no game may get stuck"): the liveness of RQ jobs and of
+worker processes. The sweep itself is workers.jobs.sweep; a game awaiting a bot or its
+scoring is the ready queue's (service.ready_games), a human's deadline the deadline set's.
 
-A game in status playing/scoring that waits on a bot or its scoring needs a live job for its
-current version (a human's deadline lives in the deadline set, workers.deadlines). The job may be missing (a process died between
-append and enqueue) or dead (failed after its retries, killed with its worker, its scheduler
-gone). The canonical id (`bot-<game>-<v>` …) is tried first, then `<id>-s1`, `<id>-s2` … so
-that a dead job stays in RQ's registries for inspection while a fresh one runs.
+`ensure_job` makes sure a live RQ job exists for an id (the deadline poller's jobs,
+workers.deadlines): one missing (a process died between its claim and the enqueue) or dead
+(failed after its retries, killed with its worker, its scheduler gone) is replaced. The
+canonical id (`deadline-<game>-<v>`) is tried first, then `<id>-s1`, `<id>-s2` … so that a
+dead job stays in RQ's registries for inspection while a fresh one runs.
 
 A started job is never called dead while it may still be running: RQ stops a job at its
 timeout (JOB_TIMEOUT_S), so only past its timeout + STARTED_GRACE_S is a started job surely
@@ -23,7 +24,7 @@ import redis
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from service.followups import JOB_TIMEOUT_S, Needs, Queues, bot_job_id, enqueue_unique, score_job_id
+from service.followups import JOB_TIMEOUT_S, enqueue_unique
 from service.keys import PREFIX
 
 log = logging.getLogger(__name__)
@@ -74,10 +75,11 @@ def started_limit_s(job: Job) -> float:
 
 @dataclass(frozen=True)
 class Sweep:
-    """What one sweep did: games looked at, job ids enqueued, lobbies expired."""
+    """What one sweep did: games looked at, games put back in the ready queue, lobbies
+    expired."""
 
     games: int
-    enqueued: tuple[str, ...]
+    readied: tuple[str, ...]
     expired: tuple[str, ...] = ()
 
 
@@ -121,18 +123,3 @@ def ensure_job(queue: Queue, base_id: str, func: str, args: tuple, now: datetime
         return job_id if enqueue_unique(queue, func, job_id, *args) else None
     log.error("game job %s died %d times; not retrying", base_id, MAX_ATTEMPTS)
     return None
-
-
-def ensure_followups(queues: Queues, game_id: str, version: int, need: Needs,
-                     stale_s: float, now: datetime) -> list[str]:
-    """The sweep of one game at `version`: ensure a live job for each of its `need`s, each on
-    the queue service.followups.enqueue_needs puts it on (a deadline is not a job here: the
-    sweep puts it back in the deadline set, workers.jobs)."""
-    args = (game_id, version)
-    wanted = []
-    if need.bots:
-        wanted.append((queues.bots, bot_job_id(game_id, version), "workers.jobs.play_bots"))
-    if need.scoring:
-        wanted.append((queues.bots, score_job_id(game_id, version), "workers.jobs.score_round"))
-    enqueued = [ensure_job(queue, base, func, args, now, stale_s) for queue, base, func in wanted]
-    return [job_id for job_id in enqueued if job_id]

@@ -1,4 +1,8 @@
-"""The RQ worker of the game jobs, with its scheduler and a periodic sweep (DESIGN §5, §7).
+"""`rummy worker`: the turn loop of the ready games, and the RQ worker of the deadline and
+maintenance jobs with its scheduler and a periodic sweep (DESIGN §5, §7).
+
+A daemon thread runs the turn loop (workers.turns): the bot moves and scorings of the games in
+the ready queue (service.ready_games), one short slice per game in turn.
 
 `SimpleWorker` runs each job in this process instead of forking one per job: game jobs take
 milliseconds, and a long-lived process keeps its GameService (connection pool, snapshot
@@ -27,10 +31,13 @@ from rq.exceptions import DuplicateJobError
 from service.config import Settings
 from service.connections import connect, is_cluster
 from service.followups import make_queues
+from service.ready_games import ReadyGames
+from workers import runtime
 from workers.deadlines import poll_deadlines
 from workers.maintenance import start_ticker
 from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.sweeper import keep_alive
+from workers.turns import TurnLoop
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +75,14 @@ def _sweep_ticker(queue, interval_s: float, stop: threading.Event) -> None:
 def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
                sweep_every_s: float | None = None, log_level: str = "INFO",
                queue_url: str | None = None) -> bool:
-    """Run a worker on the game queues (service.followups.QUEUE_NAMES, taken in that order of
-    priority) until SIGINT/SIGTERM (warm shutdown). The queues live on `queue_url` (a single
-    Redis: RUMMY_QUEUE_URL), else on `redis_url`, the store's Redis (maybe a Cluster:
+    """Run the turn loop (workers.turns) and an RQ worker on the job queues
+    (service.followups.QUEUE_NAMES, taken in that order of priority) until SIGINT/SIGTERM
+    (warm shutdown). The ready queue and the RQ queues live on `queue_url` (a single Redis:
+    RUMMY_QUEUE_URL), else on `redis_url`, the store's Redis (maybe a Cluster:
     docs/cluster.md).
 
-    `burst` stops when the queues are empty (no sweeping then); `log_level` is RQ's (INFO logs
-    every job). Returns whether any job ran.
+    `burst` stops when no game is ready and the queues are empty (no sweeping then);
+    `log_level` is RQ's (INFO logs every job). Returns whether any slice or job ran.
     The jobs build their GameService from `REDIS_URL` and `RUMMY_QUEUE_URL`, which are set to
     `redis_url` and `queue_url` here."""
     if is_cluster(redis_url) and not queue_url:
@@ -87,7 +95,12 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
     connection = redis.Redis.from_url(queue_url or redis_url, **timeouts)
     queues = make_queues(connection)
     stop = threading.Event()
+    wired = runtime.wiring()  # built here, before the threads that share it
+    turns = TurnLoop(wired.service, ReadyGames(wired.queue_client),
+                     int(wired.settings.sweep_stale_s * 1000))
     if not burst:
+        threading.Thread(target=turns.run, args=(stop,), name="rummy-turns",
+                         daemon=True).start()
         interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
         threading.Thread(target=_sweep_ticker, args=(queues.maintenance, interval, stop),
                          name="rummy-sweep", daemon=True).start()
@@ -119,7 +132,19 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
 
     try:
         if burst:
-            return work(new_worker())
+            return _burst(turns, lambda: work(new_worker()))
         return work_through_outages(new_worker, work, connection, stop, heartbeat_path())
     finally:
         stop.set()
+
+
+def _burst(turns: TurnLoop, work_queues) -> bool:
+    """Play the ready games and run the queued jobs until neither has anything left (a job
+    may ready a game and a slice schedule a deadline); whether anything ran."""
+    worked = False
+    while True:
+        played = turns.drain()
+        ran = work_queues()
+        worked = worked or bool(played) or ran
+        if not played and not ran:
+            return worked

@@ -1,5 +1,6 @@
-"""Fixtures of the worker tests: the jobs' wiring on the test server with the RQ hook (jobs
-are enqueued, not run), a bare wiring whose appends enqueue nothing, and the game queue."""
+"""Fixtures of the worker tests: the jobs' wiring on the test server with the follow-up hook
+(games are readied and jobs enqueued, not run), a bare wiring whose appends ready nothing, and
+the deadline queue."""
 from __future__ import annotations
 
 import pytest
@@ -12,7 +13,8 @@ from workers import runtime
 
 @pytest.fixture
 def wiring(redis_url, redis_client, admin_key):
-    """The jobs' wiring on the test server with the RQ hook (jobs are enqueued, not run);
+    """The jobs' wiring on the test server with the follow-up hook (games are readied, not
+    played);
     its server admin key is `admin_key` (reproducible seeds)."""
     wired = wire(Settings(redis_url=redis_url, offer_deadline_s=60, admin_key=admin_key))
     install(wired)
@@ -23,14 +25,8 @@ def wiring(redis_url, redis_client, admin_key):
 
 @pytest.fixture
 def bare(redis_url, wiring):
-    """A wiring whose appends enqueue nothing: a process that died before its enqueue."""
+    """A wiring whose appends ready nothing: a process that died before readying its game."""
     return wire(Settings(redis_url=redis_url))
-
-
-@pytest.fixture
-def queue(wiring):
-    """The bots queue (bot and scoring jobs)."""
-    return make_queue(wiring.client)
 
 
 @pytest.fixture

@@ -1,59 +1,90 @@
-"""Fair bots and a light worker (issue 12), with a real RQ worker in this process on the test
-server: bot jobs are cut into time slices that re-enqueue at the tail, two games interleave,
-an append writes the index only when what it records changes, and game jobs keep nothing in
-Redis once done (no result, no snapshot of a finished game)."""
+"""Fair bots and a light worker (issue 12), with the real turn loop (workers.turns) and ready
+queue (service.ready_games) on the test server: games of bots take turns one short slice each
+(round robin), a game with a human goes before them, a bot turn is one append, an append
+writes the index only when what it records changes, and nothing is left in Redis once the
+games are over (no job, no result, no snapshot of a finished game, no queue entry)."""
 from __future__ import annotations
 
 import redis
-from rq import SimpleWorker
 
 from domain import awaiting, choose_action
 from domain.views import SeatView
-from service.followups import make_queues
-from service.index import GameIndex
 from service import bot_turns
 from service.bot_turns import bot_rng
+from service.index import GameIndex
 from service.keys import events_key, summary_key
-from workers import jobs
+from service.ready_games import ReadyGames
+from workers import turns
+from workers.turns import TurnLoop
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 
 
-def run_worker(wiring, max_jobs: int | None = None) -> None:
-    """Run an RQ worker on the game queues (priority order) until they are empty, or until it
-    has run `max_jobs` jobs."""
-    queues = make_queues(wiring.client)
-    SimpleWorker(queues.in_priority_order(), connection=wiring.client).work(
-        burst=True, max_jobs=max_jobs, logging_level="WARNING")
+def turn_loop(wiring, lease_ms: int = 30_000) -> TurnLoop:
+    """A turn loop on the test wiring (the service with the follow-up hook)."""
+    return TurnLoop(wiring.service, ReadyGames(wiring.queue_client), lease_ms)
 
 
-def recorded_bot_jobs(monkeypatch) -> list[tuple[str, int, int]]:
-    """(game, version, actions played) of every play_bots job run from now on, in order."""
-    runs, play = [], jobs.play_bots
+def recorded_slices(monkeypatch) -> list[tuple[str, int, int]]:
+    """(game, version before, version after) of every slice played from now on, in order."""
+    slices, play = [], TurnLoop.play
 
-    def recording(game_id: str, version: int) -> int:
-        played = play(game_id, version)
-        runs.append((game_id, version, played))
-        return played
-    monkeypatch.setattr(jobs, "play_bots", recording)
-    return runs
+    def recording(self, game_id: str, hint: int):
+        before = self.service.store.version(game_id)
+        released = play(self, game_id, hint)
+        slices.append((game_id, before, self.service.store.version(game_id)))
+        return released
+    monkeypatch.setattr(TurnLoop, "play", recording)
+    return slices
 
 
-def test_a_bot_job_plays_one_slice_and_its_game_goes_on_in_the_next_job(wiring, monkeypatch):
-    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)  # every slice ends after its first bot turn
-    runs = recorded_bot_jobs(monkeypatch)
+def finished(wiring, game_id: str) -> bool:
+    return awaiting(wiring.service.load(game_id)[1]).status == "finished"
+
+
+def test_a_slice_plays_a_few_moves_and_the_game_goes_on_in_the_next(wiring, monkeypatch,
+                                                                      redis_client):
+    slices = recorded_slices(monkeypatch)
     game = wiring.service.create_game(BOTS, seed=4)
-    run_worker(wiring, max_jobs=12)
-    bot_runs = [run for run in runs if run[0] == game["id"]]
-    # a bot turn: the offer answers owed, a draw, melds, a discard (service.bot_turns)
-    assert len(bot_runs) >= 10 and all(1 <= played <= 12 for _, _, played in bot_runs)
-    assert sum(played for *_, played in bot_runs) > len(bot_runs)  # turns, not single actions
-    versions = [version for _, version, _ in bot_runs]
-    assert versions == sorted(set(versions))  # each job goes on where the one before stopped
+    loop = turn_loop(wiring)
+
+    def twelve_slices() -> None:
+        for _ in range(12):
+            assert loop.step() == 1
+    appends = appends_while(redis_client, twelve_slices)
+    assert [before for _, before, _ in slices[1:]] == [after for _, _, after in slices[:-1]]
+    assert all(after > before for _, before, after in slices)
+    assert 12 <= appends <= 12 * turns.SLICE_MOVES  # a move (a bot turn) is one append
+    assert ReadyGames(wiring.queue_client).leased() == [game["id"]]
 
 
-def game_events(wiring, game_id: str) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in wiring.service.store.read(game_id)]
+def test_two_games_take_turns_instead_of_one_waiting_for_the_others_whole_game(wiring,
+                                                                               monkeypatch):
+    slices = recorded_slices(monkeypatch)
+    first = wiring.service.create_game(BOTS, seed=1)
+    second = wiring.service.create_game(BOTS, seed=2)
+    loop = turn_loop(wiring)
+    for _ in range(10):
+        loop.step()
+    order = [game_id for game_id, _, _ in slices]
+    assert order[:2] == [first["id"], second["id"]]
+    assert all(a != b for a, b in zip(order, order[1:]))  # strictly round robin
+
+
+def test_a_game_with_a_human_goes_before_the_next_slice_of_the_games_of_bots(wiring,
+                                                                           monkeypatch):
+    slices = recorded_slices(monkeypatch)
+    busy = [wiring.service.create_game(BOTS, seed=seed)["id"] for seed in (1, 2, 3)]
+    loop = turn_loop(wiring)
+    for _ in range(4):  # the games of bots are on their slices now
+        loop.step()
+    for seed in range(20):  # a game of one human where a bot acts first
+        mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)
+        if 0 not in awaiting(wiring.service.load(mixed["id"])[1]).seats:
+            break
+    loop.step()
+    assert slices[-1][0] == mixed["id"]
+    assert {game_id for game_id, _, _ in slices[:-1]} == set(busy)
 
 
 def test_a_bot_turn_in_one_append_writes_the_same_events_as_one_append_per_action(
@@ -62,14 +93,18 @@ def test_a_bot_turn_in_one_append_writes_the_same_events_as_one_append_per_actio
     game played with one append per action (a turn cut after each action) has the same events,
     one by one, and ends at the same version."""
     batched = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
-    appends_batched = appends_while(redis_client, lambda: run_worker(wiring))
+    appends_batched = appends_while(redis_client, turn_loop(wiring).drain)
     monkeypatch.setattr(bot_turns, "MAX_TURN_STEPS", 1)
     single = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
-    appends_single = appends_while(redis_client, lambda: run_worker(wiring))
-    assert awaiting(wiring.service.load(batched["id"])[1]).status == "finished"
+    appends_single = appends_while(redis_client, turn_loop(wiring).drain)
+    assert finished(wiring, batched["id"])
     assert game_events(wiring, batched["id"]) == game_events(wiring, single["id"])
     assert redis_client.xlen(events_key(batched["id"])) > 300
     assert appends_batched * 2 < appends_single  # each turn is one append, not three or more
+
+
+def game_events(wiring, game_id: str) -> list[tuple[str, dict]]:
+    return [(e.type, e.data) for e in wiring.service.store.read(game_id)]
 
 
 def appends_while(client, run) -> int:
@@ -81,47 +116,58 @@ def appends_while(client, run) -> int:
     return published() - before
 
 
-def test_a_long_bot_game_cut_into_slices_still_finishes_and_leaves_no_job_or_snapshot(
-        wiring, monkeypatch, redis_client):
-    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.002)  # a bot turn or two per slice
-    runs = recorded_bot_jobs(monkeypatch)             # (~90 slices for the game)
-    game = wiring.service.create_game(BOTS, seed=6)
-    run_worker(wiring)
-    version, state = wiring.service.load(game["id"])
-    assert awaiting(state).status == "finished"
-    assert len(runs) > 20  # many slices, each a job of its own
-    assert sum(played for *_, played in runs) < version  # and they played the whole game
-    assert not list(redis_client.scan_iter(match=f"rummy:{{{game['id']}}}:snap*"))
-    # game jobs keep no result: nothing of them is left once the queues are empty
+def test_games_played_by_two_loops_in_turn_finish_and_leave_nothing_behind(
+        wiring, bare, monkeypatch, redis_client):
+    """Two workers (each its own service and cache) share the games: a game's next slice is
+    often the other loop's, whose cached state is behind, so it reads the stream's tail."""
+    monkeypatch.setattr(turns, "SLICE_MOVES", 1)
+    games = [wiring.service.create_game(BOTS, seed=seed)["id"] for seed in (5, 6, 7)]
+    from service.followups import install
+    install(bare)
+    loops = [turn_loop(wiring), turn_loop(bare)]
+    while sum(loop.step() for loop in loops):
+        pass
+    for loop in loops:
+        loop.release()
+    assert all(finished(wiring, game_id) for game_id in games)
+    for game_id in games:
+        assert not list(redis_client.scan_iter(match=f"rummy:{{{game_id}}}:snap*"))
+        assert GameIndex(redis_client).summary(game_id)["status"] == "finished"
     assert not list(redis_client.scan_iter(match="rq:job:*"))
-    assert not list(redis_client.scan_iter(match="rq:results:*"))
-    assert GameIndex(redis_client).summary(game["id"])["status"] == "finished"
+    ready = ReadyGames(wiring.queue_client)
+    assert ready.queued() == [] and ready.leased() == []
+    assert not redis_client.hlen("rummy:{ready}:versions")
 
 
-def test_two_games_take_turns_instead_of_one_waiting_for_the_others_whole_game(wiring,
-                                                                               monkeypatch):
-    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)
-    runs = recorded_bot_jobs(monkeypatch)
-    first = wiring.service.create_game(BOTS, seed=1)
-    second = wiring.service.create_game(BOTS, seed=2)
-    run_worker(wiring, max_jobs=10)
-    order = [game_id for game_id, _, _ in runs]
-    assert order[:2] == [first["id"], second["id"]]
-    assert all(a != b for a, b in zip(order, order[1:]))  # strictly round robin
+def test_a_lease_that_ends_puts_a_killed_workers_game_back(wiring, monkeypatch):
+    game = wiring.service.create_game(BOTS, seed=9)
+    ready = ReadyGames(wiring.queue_client)
+    assert ready.take(lease_ms=50) == [(game["id"], game["version"])]  # then "killed"
+    assert ready.take(lease_ms=50) == []  # leased: no one else plays it
+    import time
+    time.sleep(0.1)
+    assert ready.take(lease_ms=50) == [(game["id"], game["version"])]
 
 
-def test_a_bot_reply_to_a_human_goes_before_the_next_slice_of_a_game_of_bots(wiring,
-                                                                             monkeypatch):
-    monkeypatch.setattr(jobs, "SLICE_CPU_S", 0.0)
-    runs = recorded_bot_jobs(monkeypatch)
-    busy = wiring.service.create_game(BOTS, seed=1)
-    run_worker(wiring, max_jobs=3)  # the bots game is now on its slices
-    for seed in range(20):  # a game of one human where a bot acts first
-        mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)
-        if 0 not in awaiting(wiring.service.load(mixed["id"])[1]).seats:
-            break
-    run_worker(wiring, max_jobs=1)
-    assert runs[0][0] == busy["id"] and runs[-1][0] == mixed["id"]
+def test_a_slice_on_a_state_another_append_overtook_appends_nothing_twice(wiring, bare):
+    """The loop's cached state is behind the stream (another worker played the game, the
+    version hint lost): its move loses the race (expected version), the game goes back to the
+    queue, and the next slice goes on from the stream."""
+    game = wiring.service.create_game(BOTS, seed=12)
+    loop = turn_loop(wiring)
+    loop.step()
+    version = wiring.service.store.version(game["id"])
+    other = TurnLoop(bare.service, ReadyGames(bare.queue_client), 30_000)
+    other.play(game["id"], version)  # another worker's slice, its release lost
+    ahead = wiring.service.store.version(game["id"])
+    assert ahead > version
+    assert loop.play(game["id"], version) == (game["id"], -1, 1)  # lost the race: TAIL
+    assert wiring.service.store.version(game["id"]) == ahead
+    loop.released = [(game["id"], -1, 1)]
+    loop.drain()
+    events = wiring.service.store.read(game["id"])
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    assert finished(wiring, game["id"])
 
 
 class CountingClient(redis.Redis):
@@ -148,9 +194,9 @@ def test_the_index_is_written_only_when_what_it_records_changes(wiring, redis_ur
                                              known=(version, state))
         appends += 1
     # status, round and waiting stayed the same until the round ended (scoring): one write
-    # then, and one per 50 versions crossed; a write is two scripts (the summary, then its
+    # then, and one per 500 versions crossed; a write is two scripts (the summary, then its
     # index shard: docs/cluster.md)
-    assert appends > 50 and CountingClient.scripts <= 2 * (1 + version // 50)
+    assert appends > 50 and CountingClient.scripts <= 2 * (1 + version // 500)
     summary = GameIndex(wiring.client).summary(game["id"])
     assert summary["status"] == "scoring" and summary["version"] == version
     listed = wiring.service.list_games()["items"]

@@ -10,10 +10,11 @@ import redis
 
 from domain import awaiting
 from service import Principal
-from service.followups import bot_job_id
 from service.index import ALL, STATUSES, WAITING, GameIndex, set_name
 from service.keys import INDEX_SHARDS, index_key, index_shard, summary_key
+from service.ready_games import ReadyGames
 from workers import jobs
+from workers.turns import TurnLoop
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
 HUMANS = [{"kind": "human"}] * 4
@@ -81,7 +82,7 @@ def test_a_game_waits_on_the_workers_only_while_a_bot_a_deadline_or_scoring_is_d
     assert members(client, WAITING) == {bots["id"], humans["id"], clocked["id"]}
 
 
-def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, bare, queue,
+def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, bare,
                                                                       monkeypatch):
     humans = bare.service.create_game(HUMANS, seed=7, clock={"turn_s": None})
     bots = bare.service.create_game(BOTS, seed=2)
@@ -91,7 +92,7 @@ def test_the_sweep_does_not_load_an_all_human_game_waiting_on_a_human(wiring, ba
                         lambda game_id, upto=None: loaded.append(game_id) or real_load(game_id, upto))
     swept = jobs.sweep()
     assert loaded == [bots["id"]] and humans["id"] not in loaded
-    assert swept.games == 1 and swept.enqueued == (bot_job_id(bots["id"], bots["version"]),)
+    assert swept.games == 1 and swept.readied == (bots["id"],)
 
 
 def test_the_sweep_skips_a_waiting_entry_its_summary_does_not_back(wiring, bare, redis_client):
@@ -102,9 +103,10 @@ def test_the_sweep_skips_a_waiting_entry_its_summary_does_not_back(wiring, bare,
 
 
 def test_the_sweep_catches_up_a_summary_left_behind_by_a_lost_index_update(wiring, bare,
-                                                                          redis_client, queue):
+                                                                          redis_client):
     game = bare.service.create_game(BOTS, seed=3)
-    jobs.play_bots(game["id"], game["version"])
+    TurnLoop(wiring.service, ReadyGames(wiring.queue_client), 30_000).play(game["id"],
+                                                                           game["version"])
     version, state = wiring.service.load(game["id"])
     redis_client.hset(summary_key(game["id"]), mapping={"version": game["version"],
                                                         "status": "playing", "waiting": 1})

@@ -1,6 +1,6 @@
-"""A started job is alive while it may still be running (DESIGN §5): the sweeper never
-replaces it before its timeout while its worker lives, and replaces the job of a killed worker
-after the stale time."""
+"""A started job is alive while it may still be running (DESIGN §5): `ensure_job` (the deadline
+poller's) never replaces it before its timeout while its worker lives, and replaces the job of
+a killed worker after the stale time."""
 from __future__ import annotations
 
 import threading
@@ -8,19 +8,19 @@ from datetime import datetime, timedelta, timezone
 
 from rq.job import Job, JobStatus
 
-from service.followups import JOB_TIMEOUT_S, bot_job_id, enqueue_unique
-from workers import jobs
+from service.followups import JOB_TIMEOUT_S, deadline_job_id, enqueue_unique
 from service.config import Settings
-from workers.sweeper import alive_key, keep_alive, started_limit_s
+from workers.sweeper import alive_key, ensure_job, keep_alive, started_limit_s
 
 STALE_S = Settings().sweep_stale_s  # RUMMY_SWEEP_STALE_S's default
 
-BOTS = [{"kind": "bot", "level": "basic"}] * 4
+HUMANS = [{"kind": "human"}] * 4
+DEADLINE = "workers.deadlines.run_deadline"
 
 
 def started_job(queue, game: dict, age_s: float, worker_name: str | None) -> Job:
-    job_id = bot_job_id(game["id"], game["version"])
-    enqueue_unique(queue, "workers.jobs.play_bots", job_id, game["id"], game["version"])
+    job_id = deadline_job_id(game["id"], game["version"])
+    enqueue_unique(queue, DEADLINE, job_id, game["id"], game["version"])
     job = Job.fetch(job_id, connection=queue.connection)
     queue.remove(job)
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=age_s)
@@ -30,30 +30,36 @@ def started_job(queue, game: dict, age_s: float, worker_name: str | None) -> Job
     return job
 
 
-def test_a_started_job_is_dead_only_past_its_timeout(queue):
-    job = Job.create("workers.jobs.play_bots", args=("g", 1), connection=queue.connection,
+def test_a_started_job_is_dead_only_past_its_timeout(deadlines):
+    job = Job.create(DEADLINE, args=("g", 1), connection=deadlines.connection,
                      timeout=JOB_TIMEOUT_S)
     assert started_limit_s(job) > JOB_TIMEOUT_S > STALE_S
 
 
-def test_a_running_job_of_a_live_worker_is_not_replaced_before_its_timeout(bare, queue,
+def ensure(deadlines, game: dict) -> str | None:
+    """What the deadline poller does for the game's due deadline (workers.deadlines)."""
+    return ensure_job(deadlines, deadline_job_id(game["id"], game["version"]), DEADLINE,
+                      (game["id"], game["version"]), datetime.now(timezone.utc), STALE_S)
+
+
+def test_a_running_job_of_a_live_worker_is_not_replaced_before_its_timeout(bare, deadlines,
                                                                          redis_client):
-    game = bare.service.create_game(BOTS, seed=2)
-    job = started_job(queue, game, STALE_S + 10, "live-worker")
+    game = bare.service.create_game(HUMANS, seed=2)
+    job = started_job(deadlines, game, STALE_S + 10, "live-worker")
     redis_client.set(alive_key("live-worker"), 1, ex=30)
-    assert jobs.sweep().enqueued == ()  # past the stale time, but within its 60 s timeout
+    assert ensure(deadlines, game) is None  # past the stale time, but within its 60 s timeout
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=JOB_TIMEOUT_S + 15)
     job.save()
-    assert jobs.sweep().enqueued == (f"{job.id}-s1",)  # RQ has stopped it by now
+    assert ensure(deadlines, game) == f"{job.id}-s1"  # RQ has stopped it by now
 
 
-def test_a_started_job_of_a_killed_worker_is_replaced_after_the_stale_time(bare, queue):
-    game = bare.service.create_game(BOTS, seed=2)
-    job = started_job(queue, game, STALE_S - 10, "killed-worker")
-    assert jobs.sweep().enqueued == ()  # within the stale time: alive whatever its worker
+def test_a_started_job_of_a_killed_worker_is_replaced_after_the_stale_time(bare, deadlines):
+    game = bare.service.create_game(HUMANS, seed=2)
+    job = started_job(deadlines, game, STALE_S - 10, "killed-worker")
+    assert ensure(deadlines, game) is None  # within the stale time: alive whatever its worker
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=STALE_S + 10)
     job.save()
-    assert jobs.sweep().enqueued == (f"{job.id}-s1",)  # no liveness key: its worker is gone
+    assert ensure(deadlines, game) == f"{job.id}-s1"  # no liveness key: its worker is gone
 
 
 def test_a_worker_keeps_its_liveness_key_while_it_runs_and_removes_it_when_it_stops(

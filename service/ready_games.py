@@ -1,0 +1,159 @@
+"""The games whose next move is the workers' (a bot must act, or a round awaits its scoring):
+a fair round-robin queue on the queue Redis (RUMMY_QUEUE_URL, else REDIS_URL; a single Redis,
+never the Cluster: docs/cluster.md). docs/workers.md "Bot turns: the ready queue".
+
+Keys, all of the hash tag `{ready}` so that each script touches one slot:
+- `rummy:{ready}:games`: sorted set, game id -> when it became ready (the server's ms). A game
+  readied by anything but a worker's own moves (a human's action, a deadline, a new game) is
+  scored URGENT_MS earlier, so it goes before every game of bots waiting for its next slice.
+- `rummy:{ready}:leased`: sorted set, game id -> when the lease of the worker playing it ends
+  (ms). A lease that ends (its worker was killed) puts the game back at the tail.
+- `rummy:{ready}:versions`: hash, game id -> the version it was readied at: a hint that lets a
+  worker play on the state it holds without reading the stream. The append's expected
+  version, not the hint, is what makes a move exactly once.
+- `rummy:{ready}:owners`: hash, game id -> the worker that played its last slice (`take`
+  prefers its own games among the first WINDOW, so its cached state is current).
+- `rummy:{ready}:wake`: a list of at most WAKE_TOKENS tokens; an idle worker blocks on it.
+
+A worker's round trip per slice is one script (`take`): release the games it played (back at
+the tail when they still await the workers), put back the games of lapsed leases, take the
+next game at the head. Errors are redis-py's (the caller backs off and retries).
+"""
+from __future__ import annotations
+
+import redis
+
+from service.keys import PREFIX
+
+GAMES, LEASED, VERSIONS, OWNERS, WAKE = (
+    f"{PREFIX}:{{ready}}:{name}" for name in ("games", "leased", "versions", "owners", "wake"))
+# A worker takes the first game it played last among the WINDOW at the head, else the head:
+# its cached state is then current (no read of the stream), and a game waits at most a few
+# slices more than strict FIFO would make it.
+WINDOW = 4
+# How far ahead of the games of bots an urgent game goes: far more than any wait in the queue.
+URGENT_MS = 3_600_000
+WAKE_TOKENS = 2
+DONE, TAIL, URGENT = 0, 1, 2  # what becomes of a game a worker releases (`take`)
+LAPSED_PER_TAKE = 10
+
+_NOW = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local function ms(value) return string.format('%.0f', value) end
+local function hint(game, version)
+  local held = tonumber(redis.call('HGET', KEYS[3], game) or '-1')
+  if tonumber(version) > held then redis.call('HSET', KEYS[3], game, version) end
+end
+"""
+# KEYS games, leased, versions, wake. ARGV game, version, urgent ("1"/"0"), URGENT_MS, wake
+# tokens.
+# Ready the game (an earlier score wins: ZADD LT), record the version hint, wake a worker.
+MARK_LUA = _NOW + """
+local score = now
+if ARGV[3] == '1' then score = now - tonumber(ARGV[4]) end
+redis.call('ZADD', KEYS[1], 'LT', ms(score), ARGV[1])
+hint(ARGV[1], ARGV[2])
+if redis.call('LLEN', KEYS[4]) < tonumber(ARGV[5]) then redis.call('RPUSH', KEYS[4], 1) end
+return 1
+"""
+# KEYS games, leased, versions, owners. ARGV lease ms, take ("1"/"0"), lapsed per take,
+# URGENT_MS, worker id, window, then (game, version, again: "0" done, "1" at the tail, "2"
+# urgent) per game released. Returns {game, version hint or '-1'} of the game taken (leased
+# until now + lease ms): an urgent game at the head, else the first of the window this worker
+# owns, else the head; or {}.
+TAKE_LUA = _NOW + """
+for i = 7, #ARGV, 3 do
+  local game, again = ARGV[i], ARGV[i + 2]
+  redis.call('ZREM', KEYS[2], game)
+  if again ~= '0' then
+    local score = now
+    if again == '2' then score = now - tonumber(ARGV[4]) end
+    redis.call('ZADD', KEYS[1], 'LT', ms(score), game)
+    hint(game, ARGV[i + 1])
+  elseif not redis.call('ZSCORE', KEYS[1], game) then
+    redis.call('HDEL', KEYS[3], game)
+    redis.call('HDEL', KEYS[4], game)
+  end
+end
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ms(now), 'LIMIT', 0, ARGV[3])
+for _, game in ipairs(lapsed) do
+  redis.call('ZREM', KEYS[2], game)
+  redis.call('ZADD', KEYS[1], 'NX', ms(now), game)
+end
+if ARGV[2] ~= '1' then return {} end
+local head = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1, 'WITHSCORES')
+if #head == 0 then return {} end
+local game = head[1]
+if tonumber(head[2]) > now - tonumber(ARGV[4]) / 2 then  -- no urgent game first
+  local games = {}
+  for i = 1, #head, 2 do games[#games + 1] = head[i] end
+  local owners = redis.call('HMGET', KEYS[4], unpack(games))
+  for i = 1, #games do
+    if owners[i] == ARGV[5] then game = games[i] break end
+  end
+end
+redis.call('ZREM', KEYS[1], game)
+redis.call('ZADD', KEYS[2], ms(now + tonumber(ARGV[1])), game)
+redis.call('HSET', KEYS[4], game, ARGV[5])
+return {game, redis.call('HGET', KEYS[3], game) or '-1'}
+"""
+# KEYS games, leased, versions, wake. ARGV game, version, WAKE_TOKENS. Ready the game unless
+# it is ready or leased already (the sweeper: an append whose `mark` was lost). 1 if readied.
+ENSURE_LUA = _NOW + """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ms(now), ARGV[1])
+hint(ARGV[1], ARGV[2])
+if redis.call('LLEN', KEYS[4]) < tonumber(ARGV[3]) then redis.call('RPUSH', KEYS[4], 1) end
+return 1
+"""
+
+
+class ReadyGames:
+    """The ready queue on `client` (the queue Redis). Raises redis.RedisError when it cannot
+    be reached."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self._mark = client.register_script(MARK_LUA)
+        self._take = client.register_script(TAKE_LUA)
+        self._ensure = client.register_script(ENSURE_LUA)
+
+    def mark(self, game_id: str, version: int, urgent: bool = True) -> None:
+        """`game_id` at `version` awaits the workers: queue it (ahead of the games of bots
+        when `urgent`; a game already queued keeps the earlier place) and wake a worker."""
+        self._mark(keys=[GAMES, LEASED, VERSIONS, WAKE],
+                   args=[game_id, version, int(urgent), URGENT_MS, WAKE_TOKENS])
+
+    def take(self, lease_ms: int, released: list[tuple[str, int, int]] = (),
+             worker: str = "", take: bool = True) -> list[tuple[str, int]]:
+        """Release the games of `released`: (game, version reached, DONE when it no longer
+        awaits the workers, TAIL back at the tail, URGENT back ahead of the games of bots), put
+        back the games whose lease ended, and (when `take`) lease one game for `lease_ms`: the
+        first of the WINDOW at the head that `worker` played last, else the head. Returns
+        [(game, version hint; -1 when unknown)], or [] when no game is ready. One round
+        trip."""
+        args: list = [lease_ms, int(take), LAPSED_PER_TAKE, URGENT_MS, worker, WINDOW]
+        for game_id, version, again in released:
+            args += [game_id, version, again]
+        reply = self._take(keys=[GAMES, LEASED, VERSIONS, OWNERS], args=args)
+        return [(reply[0].decode(), int(reply[1]))] if reply else []
+
+    def ensure(self, game_id: str, version: int) -> bool:
+        """Queue `game_id` at the tail unless it is queued or leased; True if it was not."""
+        return bool(self._ensure(keys=[GAMES, LEASED, VERSIONS, WAKE],
+                                 args=[game_id, version, WAKE_TOKENS]))
+
+    def wait(self, timeout_s: float) -> None:
+        """Block until a game is readied (a wake token) or `timeout_s` passes."""
+        self.client.blpop([WAKE], timeout=timeout_s)
+
+    def queued(self) -> list[str]:
+        """The ids of the games queued, head first (tests, diagnosis)."""
+        return [member.decode() for member in self.client.zrange(GAMES, 0, -1)]
+
+    def leased(self) -> list[str]:
+        """The ids of the games a worker holds now."""
+        return [member.decode() for member in self.client.zrange(LEASED, 0, -1)]

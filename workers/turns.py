@@ -1,0 +1,182 @@
+"""The turn loop: each `rummy worker` plays the games of the ready queue in turn, one short
+slice each (issue 12; docs/workers.md "Bot turns: the ready queue").
+
+A slice: the loop takes the game at the head of the ready queue (service.ready_games), plays
+its moves (a bot's turn, service.bot_turns.BotTurn, as ONE append; or the scoring of a round)
+on the state it holds, until the game no longer awaits the workers or SLICE_CPU_S of this
+thread's CPU time is spent (after at least one move), and releases it in the same round trip
+that takes the next game: at the tail while it still awaits the workers, ahead of the games of
+bots when a human plays one of its seats. So a game of bots waits at most one rotation
+(games x slice / workers) between slices, a game with a human waits only for the slices
+being played, and switching games costs one script, no RQ job.
+
+Exactly once: every move is appended at its expected version. The state of each game the
+loop played is kept in process with its version; the queue's version hint tells whether it
+is still the game's (else it is loaded: the stream's tail after the cached state). A move that
+loses the race (another worker, a human) raises ConcurrencyError: the game is released with
+what the stream holds now, nothing is appended twice.
+
+Failures: a lease ends after `lease_ms` (RUMMY_SWEEP_STALE_S), so a killed worker's games go
+back to the queue; a Redis error stops nothing for good (logged once, retried with backoff
+while the held games' releases wait); an unexpected error in a game is logged and the game
+left out until the sweeper readies it again (a bug cannot spin a worker).
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+
+import redis
+
+from domain import RuleViolation, decide
+from service.bot_turns import BotTurn
+from service.decisions import decision_rng
+from service.errors import GameNotFound
+from service.followups import needs, playing
+from service.ready_games import DONE, TAIL, URGENT, ReadyGames
+from service.store import ConcurrencyError, StoreError, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+# A slice: SLICE_MOVES moves (bot turns or a scoring), or fewer once SLICE_CPU_S of this
+# thread's CPU time is spent (a heavy turn of a strong bot). Several moves, so that most of a
+# game's appends follow the one before at once (bot reply p50) and a switch is paid once per
+# few moves; few, so that 50 games on 2 workers rotate within the 150 ms a game of bots may
+# wait (bot reply p99; issue 12, docs/workers.md "Slices").
+SLICE_MOVES = 3
+SLICE_CPU_S = 0.005
+IDLE_WAIT_S = 1.0  # an idle loop blocks this long on the wake list, then looks again
+FIRST_BACKOFF_S, MAX_BACKOFF_S = 0.1, 2.0
+CACHED_GAMES = 1024
+BOT_TURN = {"type": "bot_turn"}  # what the loop's bot appends are logged as
+SCORE = {"type": "score_round"}
+
+
+class TurnLoop:
+    """Plays the ready games of `ready` on `service` (a GameService with the follow-up hook),
+    leasing each for `lease_ms`."""
+
+    def __init__(self, service, ready: ReadyGames, lease_ms: int) -> None:
+        self.service, self.ready, self.lease_ms = service, ready, lease_ms
+        self.name = secrets.token_hex(6)  # the queue's owner id of the games it plays
+        self.states: OrderedDict[str, tuple[int, object]] = OrderedDict()
+        self.released: list[tuple[str, int, int]] = []
+
+    def run(self, stop: threading.Event) -> None:
+        """Until `stop` is set: take a game, play its slice, release it with the next take;
+        block on the wake list while no game is ready."""
+        backoff, failing = FIRST_BACKOFF_S, False
+        while not stop.is_set():
+            try:
+                played = self.step()
+                if failing:
+                    log.warning("turn loop: Redis answers again; playing on")
+                backoff, failing = FIRST_BACKOFF_S, False
+                if not played:
+                    self.ready.wait(IDLE_WAIT_S)
+            except (redis.RedisError, StoreError) as error:
+                if not failing:
+                    log.warning("turn loop: %s: %s; retrying with backoff",
+                                type(error).__name__, error)
+                failing = True
+                stop.wait(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_S)
+        self.release()
+
+    def release(self) -> None:
+        """Hand back the games played and not yet released (a stopping loop); a Redis error
+        leaves them to their leases."""
+        try:
+            self.ready.take(self.lease_ms, self.released, self.name, take=False)
+            self.released = []
+        except redis.RedisError as error:
+            log.warning("turn loop: could not release %d games (%s); their leases will end",
+                        len(self.released), error)
+
+    def step(self) -> int:
+        """Release what was played, take the next game and play its slice; how many games were
+        taken (0: none ready). Raises redis.RedisError when the queue cannot be reached (the
+        releases are kept for the next step)."""
+        taken = self.ready.take(self.lease_ms, self.released, self.name)
+        self.released = []
+        for game_id, hint in taken:
+            self.released.append(self.play(game_id, hint))
+        return len(taken)
+
+    def drain(self) -> int:
+        """Play until no game is ready (a burst worker); the number of slices played."""
+        slices = 0
+        while self.step():
+            slices += 1
+        self.release()
+        return slices
+
+    def play(self, game_id: str, hint: int) -> tuple[str, int, int]:
+        """One slice of `game_id` (queued at version `hint`): (game, version reached, what
+        becomes of it: service.ready_games DONE / TAIL / URGENT)."""
+        version = hint
+        try:
+            version, state = self._state(game_id, hint)
+            record = self.service.record(game_id)
+            ends = time.thread_time() + SLICE_CPU_S
+            moved = 0
+            with playing(game_id):
+                while True:
+                    bot_seats = record.bot_seats(state)
+                    need = needs(state, bot_seats)
+                    if not need.moves:
+                        return game_id, version, DONE
+                    if moved >= SLICE_MOVES or (moved and time.thread_time() >= ends):
+                        urgent = len(bot_seats) < len(record.seats)  # a human plays a seat
+                        return game_id, version, URGENT if urgent else TAIL
+                    version, state = self._move(game_id, record, version, state, need.scoring)
+                    moved += 1
+                    self._keep(game_id, version, state)
+        except ConcurrencyError:  # another append won: go on from the stream next time
+            self.states.pop(game_id, None)
+            return game_id, -1, TAIL
+        except (GameNotFound, RuleViolation) as error:
+            log.warning("game %s left the ready queue: %s", game_id, error)
+            return game_id, version, DONE
+        except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
+            self.states.pop(game_id, None)  # an outage: retried after the backoff
+            self.released.append((game_id, -1, TAIL))
+            raise
+        except Exception:  # a bug must not spin the worker: the sweeper readies it again
+            log.exception("slice of game %s failed; left to the sweeper", game_id)
+            self.states.pop(game_id, None)
+            return game_id, version, DONE
+
+    def _state(self, game_id: str, hint: int) -> tuple[int, object]:
+        """The (version, state) held for `game_id` if it is at `hint`, else loaded."""
+        held = self.states.get(game_id)
+        if held is not None and held[0] == hint:
+            return held
+        version, state = self.service.load(game_id)
+        self._keep(game_id, version, state)
+        return version, state
+
+    def _keep(self, game_id: str, version: int, state: object) -> None:
+        self.states[game_id] = (version, state)
+        self.states.move_to_end(game_id)
+        if len(self.states) > CACHED_GAMES:
+            self.states.popitem(last=False)
+
+    def _move(self, game_id: str, record, version: int, state: object,
+              scoring: bool) -> tuple[int, object]:
+        """One move at `version`: the round's scoring (R9.1-R9.4), else one bot turn (one
+        append, service.bot_turns). (version, state) after it."""
+        if scoring:
+            def decision(at_state, at_version):
+                return decide(at_state, None, SCORE, decision_rng(record.rng_seed, at_version))
+            action = SCORE
+        else:
+            decision, action = BotTurn(record.rng_seed, record.bot_levels), BOT_TURN
+        after = self.service.decide_at(game_id, action, version, None, decision,
+                                       known=(version, state))
+        if after[0] == version:  # nothing decided (no bot could act): a bug, not a loop
+            raise RuntimeError(f"no move decided at version {version}")
+        return after
