@@ -43,6 +43,7 @@ from bench.stack import running_stack
 from bench.stats import percentile
 from domain.simulation import play_game
 from service.keys import events_key
+from service.redis_store import ABSOLUTE_MS
 from workers.cli_play_bots import http_json
 
 GOAL_P50_MS, GOAL_P99_MS, GOAL_CPU_RATIO, GOAL_MEMORY_KB = 30, 150, 3.0, 150
@@ -86,6 +87,7 @@ class Observer(threading.Thread):
         self.client = redis.Redis.from_url(url)
         self.after: dict[str, str] = {}
         self.entries: dict[str, list[tuple[float | None, float, str]]] = {}
+        self.bases: dict[str, float] = {}  # game -> the `at` of its first event
         self.first_read: dict[str, int] = {}  # entries of a stream's first read: times unknown
         self.ended: dict[str, float] = {}
         self.lock = threading.Lock()
@@ -112,8 +114,12 @@ class Observer(threading.Thread):
                 self.first_read.setdefault(game_id, len(entries))
                 for _, fields in entries:
                     at = fields.get(b"at")
+                    if at is not None:  # ms since the game's first event, but on that one
+                        at = float(at)
+                        base = self.bases.setdefault(game_id, at)
+                        at = at if at >= ABSOLUTE_MS else base + at
                     kind = fields[b"type"].decode()
-                    self.entries[game_id].append((float(at) if at else None, now, kind))
+                    self.entries[game_id].append((at, now, kind))
                     if kind == "GameEnded":
                         self.ended[game_id] = now / 1000
                 with self.lock:

@@ -1,8 +1,10 @@
 """The event store on Redis Streams (DESIGN §4, docs/architecture.md §2).
 
 One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<version>`; each
-entry holds `type`, `schema`, `data` and `at` (recorded_at: the Redis server's TIME in ms, the
-same for every event of one append). Appends run `append.lua`, which checks the idempotency
+entry holds `type`, `schema` (left out when 1), `data` and `at` (recorded_at: the Redis
+server's TIME in ms, the same for every event of one append; written as ms since the game's
+first event on every event but that one, so reads after version 1 also fetch the first
+event's `at` once per game and process). Appends run `append.lua`, which checks the idempotency
 key and the expected version before its first XADD, then publishes the new version on
 `rummy:{<game>}:notify` (service/notify.py); `claim.lua` and `release.lua` hold a key while its
 request is decided. Streams are never trimmed. Backend errors surface as the store's own
@@ -46,11 +48,28 @@ def backend_errors() -> Iterator[None]:
         raise StoreError(str(error)) from error
 
 
-def _to_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+# An `at` this large is a time since the epoch (a game's first event, or any event written
+# before times were stored as offsets); smaller ones are ms since the game's first event.
+ABSOLUTE_MS = 10**12
+BASES_KEPT = 4096
+
+
+def _to_event(entry_id: bytes, fields: dict[bytes, bytes], base: int | None) -> StoredEvent:
+    """The stored event of a stream entry; `base` is the `at` of the game's first event."""
     version = int(entry_id.split(b"-", 1)[1])
     at = fields.get(b"at")
-    return StoredEvent(version, fields[b"type"].decode(), int(fields[b"schema"]),
-                       json.loads(fields[b"data"]), None if at is None else int(at))
+    if at is not None:
+        at = int(at)
+        if at < ABSOLUTE_MS and base is not None:
+            at += base
+    return StoredEvent(version, fields[b"type"].decode(), int(fields.get(b"schema", 1)),
+                       json.loads(fields[b"data"]), at)
+
+
+def _first_at(entries: list) -> int | None:
+    """The `at` of the first entry of `entries` (the game's first event), if it has one."""
+    at = entries[0][1].get(b"at") if entries else None
+    return None if at is None else int(at)
 
 
 class RedisEventStore:
@@ -67,6 +86,7 @@ class RedisEventStore:
         self._client = client
         self._notifier = notifier
         self._shared = SharedReads()
+        self._bases: dict[str, int | None] = {}  # game -> the `at` of its first event
         self.max_wait_s = max_wait_s
         self._ttl_ms = idempotency_ttl_s * 1000
         self._claim_ttl_ms = max(1, int(claim_ttl_s * 1000))
@@ -119,9 +139,25 @@ class RedisEventStore:
         high = "+" if upto is None else f"0-{upto}"
         if upto is not None and upto <= max(after, 0):
             return []
+        key = events_key(game_id)
         with backend_errors():
-            entries = self._client.xrange(events_key(game_id), low, high)
-        return [_to_event(entry_id, fields) for entry_id, fields in entries]
+            if low == "-" or game_id in self._bases:
+                entries = self._client.xrange(key, low, high)
+                first = entries if low == "-" else None
+            else:  # the first event's time too: the others' are offsets from it
+                pipe = self._client.pipeline(transaction=False)
+                pipe.xrange(key, "-", "+", count=1)
+                pipe.xrange(key, low, high)
+                first, entries = pipe.execute()
+        if first is not None and first:
+            self._remember_base(game_id, _first_at(first))
+        base = self._bases.get(game_id)
+        return [_to_event(entry_id, fields, base) for entry_id, fields in entries]
+
+    def _remember_base(self, game_id: str, at: int | None) -> None:
+        if len(self._bases) >= BASES_KEPT:
+            self._bases.clear()  # a cache: refilled by the next reads
+        self._bases[game_id] = at
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
         """See service.store.EventStore.wait (at most `max_wait_s`). No blocking read: the
