@@ -146,6 +146,17 @@ class ReadyGames:
         return bool(self._ensure(keys=[GAMES, LEASED, VERSIONS, WAKE],
                                  args=[game_id, version, WAKE_TOKENS]))
 
+    def held(self, game_ids: list[str]) -> set[str]:
+        """Those of `game_ids` that are queued or leased (one round trip)."""
+        if not game_ids:
+            return set()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zmscore(GAMES, game_ids)
+        pipe.zmscore(LEASED, game_ids)
+        queued, leased = pipe.execute()
+        return {game_id for game_id, q, l in zip(game_ids, queued, leased)
+                if q is not None or l is not None}
+
     def wait(self, timeout_s: float) -> None:
         """Block until a game is readied (a wake token) or `timeout_s` passes."""
         self.client.blpop([WAKE], timeout=timeout_s)

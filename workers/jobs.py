@@ -24,14 +24,23 @@ def sweep() -> Sweep:
     deadline or a scoring) and make sure the workers will act: a game awaiting a bot or its
     scoring is put in the ready queue unless it is there or leased by a worker (an append
     whose readying was lost with its process; a killed worker's lease is put back by the
-    next take once it ends), a deadline is put back in the deadline set (docs/clock.md).
+    next take once it ends), a deadline is put back in the deadline set (docs/clock.md). A
+    game the ready queue holds is not loaded: with 50 games of bots in play, loading each on
+    every sweep (the sweeping worker's cached state of a game the other worker plays is far
+    behind) cost ~10% of the workers' CPU.
     Then expire the lobbies nobody started in time (docs/lobby.md). Games waiting on a human,
     finished or abandoned are not looked at. Each game's summary is checked again and the game
     loaded, so a set entry that is behind its summary or stream costs nothing."""
     wired = runtime.wiring()
     service, ready = wired.service, ReadyGames(wired.queue_client)
     games, readied = 0, []
-    for game_id in dict.fromkeys(service.index.waiting(SWEEP_PAGE)):
+    waiting = list(dict.fromkeys(service.index.waiting(SWEEP_PAGE)))
+    held = set()
+    for start in range(0, len(waiting), SWEEP_PAGE):
+        held |= ready.held(waiting[start:start + SWEEP_PAGE])
+    for game_id in waiting:
+        if game_id in held:  # a worker will play it (or its lease will put it back)
+            continue
         try:
             summary = service.index.summary(game_id)
             if summary is None or summary["status"] == "finished" or not summary["waiting"]:
