@@ -36,8 +36,17 @@ WATCH_CONSISTENCY = """() => {
 
 @pytest.fixture(scope="module")
 def bot_game(client, worker):
-    """A four-bot game, as POST /v1/games returned it; its worker plays it."""
-    return client.create(BOTS, seed=1111)
+    """A four-bot game, as POST /v1/games returned it; its worker plays it once started (the
+    last seat is open until then, filled by a bot: docs/lobby.md), so that the watch page can
+    be open before the first move."""
+    return client.create(BOTS[:3] + [{"kind": "open", "name": "Di", "level": "basic"}], seed=1111)
+
+
+def start(client, game: dict) -> None:
+    """Start `game` unless it is started already (the tests may run alone or in any order)."""
+    reply = client.post(f"/v1/games/{game['id']}/start", game["admin_token"])
+    assert reply.status_code in (200, 201) or client.table(game["id"])["status"] != "waiting", \
+        reply.text
 
 
 def test_the_leak_rule_sees_hidden_cards():
@@ -61,7 +70,10 @@ def test_the_watch_page_follows_a_bot_game_live_over_sse_to_its_end(browser, api
     page.goto(f"{api_url}/watch/{bot_game['id']}")
     page.evaluate(WATCH_CONSISTENCY)
     status = page.get_by_test_id("game-status")
+    status.get_by_text("waiting").wait_for()
+    start(client, bot_game)
     page.wait_for_function("document.querySelectorAll('.log li').length > 20")
+    assert page.get_by_test_id("seat-3").get_by_text("bot (basic)").is_visible()  # seats reloaded
     assert "playing" in status.inner_text() or "scoring" in status.inner_text()
     assert page.get_by_test_id("seat-0").get_by_text("Ann").is_visible()
     screenshot(page, "watch-desktop")
@@ -92,6 +104,7 @@ def test_the_watch_page_follows_a_bot_game_live_over_sse_to_its_end(browser, api
 def test_the_replay_page_shows_the_apis_table_at_each_version(browser, api_url, client,
                                                                 bot_game):
     game_id = bot_game["id"]
+    start(client, bot_game)
     client.follow_to_end(game_id, bot_game["admin_token"], GAME_TIMEOUT_MS / 1000)
     last = client.table(game_id)["version"]
     context, page = new_page(browser, DESKTOP)
@@ -126,9 +139,11 @@ def test_the_replay_page_shows_the_apis_table_at_each_version(browser, api_url, 
     context.close()
 
 
-def test_the_game_list_links_to_the_game_and_every_page_fits_a_phone(browser, api_url,
+def test_the_game_list_links_to_the_game_and_every_page_fits_a_phone(browser, api_url, client,
                                                                       bot_game):
     game_id = bot_game["id"]
+    start(client, bot_game)
+    client.follow_to_end(game_id, bot_game["admin_token"], GAME_TIMEOUT_MS / 1000)
     context, page = new_page(browser, DESKTOP)
     page.goto(api_url + "/")
     row = page.locator(f"li[data-game='{game_id}']")

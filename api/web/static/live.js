@@ -5,7 +5,8 @@ import {sleep} from "./dom.js";
 
 // The server names each SSE event by its type (`event: CardDrawn`): an EventSource hands an
 // event only to the listeners of its name, so the page listens to every type there is.
-const EVENT_TYPES = ["GameCreated", "PositionLoaded", "ClockSet", "RoundDealt", "DeckShuffled",
+const EVENT_TYPES = ["GameCreated", "PositionLoaded", "ClockSet", "SeatsOpened", "SeatJoined",
+  "GameStarted", "RoundDealt", "DeckShuffled",
   "DeckCut", "StockChosen", "OfferOpened", "BuyRequested", "BuyPassed", "OfferClosed",
   "CardBought", "CardDrawn", "ContractOpened", "CardLaidOff", "JokerSwapped", "CardDiscarded",
   "StockRebuilt", "ShanghaiCalled", "ClaimOpened", "ClaimRequested", "ClaimPassed",
@@ -14,6 +15,9 @@ const EVENT_TYPES = ["GameCreated", "PositionLoaded", "ClockSet", "RoundDealt", 
 const FINAL = ["GameEnded", "GameAborted", "LobbyExpired"]; // nothing is appended after them
 const OVER = ["finished", "aborted", "expired"];
 const BATCH_MS = 50; // events arriving together are handed over together
+/** Events after which the seats' names or kinds may differ (someone joined, bots filled the
+ * open seats): a page reloads them (api.js loadSeats). */
+export const SEATING = ["SeatJoined", "GameStarted"];
 
 /**
  * Follow `gameId`'s events after version `after` for `client` (api.js apiClient): calls

@@ -12,6 +12,10 @@ export function describe(event) {
     case "GameCreated": return `The game began; ${who(d.first_dealer)} deals first.`;
     case "PositionLoaded": return "The game began from a given position.";
     case "ClockSet": return d.turn_s ? `Each turn has ${d.turn_s} s.` : null;
+    case "SeatsOpened": return "Seats are open: the game waits for people to join.";
+    case "SeatJoined": return `${d.name} joined.`;
+    case "GameStarted": return d.by === "auto" ? "Every seat is taken: the game starts." : "The host started the game.";
+    case "LobbyExpired": return "Nobody started the game in time.";
     case "RoundDealt": return `Round ${d.round}: ${who(d.dealer)} dealt; the upcard is ${cardText(d.upcard)}.`;
     case "DeckShuffled": return `Round ${d.round}: ${who(d.dealer)} shuffled.`;
     case "DeckCut": return `${who(d.seat)} cut the deck.`;

@@ -4,7 +4,7 @@
 import {ApiError, apiClient, keepToken, loadSeats, seatName, storedToken} from "./api.js";
 import {cardEl, cardName, cardText, sortedHand} from "./cards.js";
 import {el, say} from "./dom.js";
-import {followEvents} from "./live.js";
+import {SEATING, followEvents} from "./live.js";
 import {renderLog} from "./log.js";
 import {renderTable, tableShell} from "./table.js";
 import {notFoundOr} from "./watch.js";
@@ -238,7 +238,11 @@ export async function playPage(app, gameId) {
 
   await load();
   followEvents(client, gameId, 0, {
-    onEvents(batch) { events.push(...batch); load().catch((e) => say(`Could not load: ${e.message}`)); },
+    async onEvents(batch) {
+      events.push(...batch);
+      if (batch.some((event) => SEATING.includes(event.type))) await loadSeats(client, gameId).catch(() => {});
+      load().catch((e) => say(`Could not load: ${e.message}`));
+    },
     onEnd() { load().catch((e) => say(`Could not load: ${e.message}`)); },
     onState(state) { if (state === "live") sayWhatNow(); else say("Connection lost; reconnecting…"); },
     onError: (error) => notFoundOr(app, error),

@@ -4,7 +4,7 @@
 // so both always show the same moment.
 import {apiClient, loadSeats, storedToken} from "./api.js";
 import {say, sleep} from "./dom.js";
-import {followEvents} from "./live.js";
+import {SEATING, followEvents} from "./live.js";
 import {renderLog} from "./log.js";
 import {renderTable, tableShell} from "./table.js";
 
@@ -53,7 +53,12 @@ export async function watchPage(app, gameId) {
   }
   const failed = (error) => say(`Could not load the table: ${error.message}`);
   followEvents(client, gameId, 0, {
-    onEvents(batch) { events.push(...batch); caughtUp(); refresh().catch(failed); },
+    async onEvents(batch) {
+      events.push(...batch);
+      caughtUp();
+      if (batch.some((event) => SEATING.includes(event.type))) await loadSeats(client, gameId).catch(failed);
+      refresh().catch(failed);
+    },
     onEnd() { ended = true; refresh().catch(failed); },
     onState(state) { connection = state; sayState(); },
     onError: (error) => notFoundOr(app, error),
