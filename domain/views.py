@@ -117,6 +117,9 @@ def seat_view(state: GameState, seat: int) -> dict:
     return dict(SeatView(state, seat))
 
 
+_UNREAD = object()   # an entry not computed yet (None is a value)
+
+
 class SeatView(Mapping):
     """`seat_view(state, seat)` as a read-only mapping whose entries are computed when read.
 
@@ -130,13 +133,23 @@ class SeatView(Mapping):
     an in-process bot is trusted code (docs/bots.md).
     """
 
-    __slots__ = ("_entry",)
+    __slots__ = ("_values", "_entry")
 
     def __init__(self, state: GameState, seat: int) -> None:
-        self._entry = _lazy_entries(state, seat)
+        self._values: dict = {}   # the entries read so far (values only, never the state)
+        self._entry = _lazy_entries(state, seat, self._values)
 
     def __getitem__(self, key: str) -> object:
-        return self._entry(key)
+        # A bot reads a few entries many times per decision: one dict lookup then.
+        value = self._values.get(key, _UNREAD)
+        return self._entry(key) if value is _UNREAD else value
+
+    def get(self, key: str, default: object = None) -> object:
+        """The entry `key`, or `default` when the view has none (Mapping.get, one call less)."""
+        value = self._values.get(key, _UNREAD)
+        if value is not _UNREAD:
+            return value
+        return self._entry(key) if key in _SEAT else default
 
     def __iter__(self) -> Iterator[str]:
         return iter(_SEAT)
@@ -145,15 +158,13 @@ class SeatView(Mapping):
         return len(_SEAT)
 
 
-def _lazy_entries(state: GameState, seat: int) -> Callable[[str], object]:
-    """key -> that entry of `seat`'s view, computed on first read and kept (KeyError if none)."""
+def _lazy_entries(state: GameState, seat: int, values: dict) -> Callable[[str], object]:
+    """key -> that entry of `seat`'s view, computed and kept in `values` (KeyError if none)."""
     rnd = _round_or_none_dealt(state)
-    values: dict = {}
 
     def entry(key: str) -> object:
-        if key not in values:
-            values[key] = _SEAT[key](state, rnd, seat)
-        return values[key]
+        value = values[key] = _SEAT[key](state, rnd, seat)
+        return value
     return entry
 
 

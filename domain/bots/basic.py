@@ -34,17 +34,19 @@ def choose(view, rng):
     legal = view["legal_actions"]
     if not legal:
         raise ValueError("the seat has no legal action")
-    types = {a["type"] for a in legal}
-    if "buy" in types:
+    # legal_actions lists buy, draw and the opening first when they are offered at all
+    # (domain/legal.py's order), so the first type tells the phase without a set of types.
+    first = legal[0]["type"]
+    if first == "buy":
         return decide_buy(view)
-    if "draw" in types:
-        return decide_draw(view, types)
-    if "open" in types:
+    if first == "draw":
+        return decide_draw(view, None)
+    if first == "open":
         return pick_opening(view, [a for a in legal if a["type"] == "open"])
     shed = pick_shed(view, legal)
     if shed is not None:
         return shed
-    if "discard" in types:
+    if legal[-1]["type"] == "discard":   # discards come last
         return {"type": "discard", "card": pick_discard(view)}
     return legal[0]
 
