@@ -5,9 +5,7 @@
 """
 from __future__ import annotations
 
-import gc
 import random
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from domain.awaiting import awaiting
@@ -36,34 +34,8 @@ def play_game(levels: tuple[str, ...], rng: random.Random,
     """Play one game of bots at `levels` (one per seat) to its end; `rng` drives everything.
 
     Each step asks the first seat that must act for its action (bots see only their seat
-    view, read lazily: `SeatView`) and scores rounds as the service's job would. The cyclic
-    garbage collector is paused meanwhile (`_collector_paused`).
+    view, read lazily: `SeatView`) and scores rounds as the service's job would.
     """
-    with _collector_paused():
-        return _play(levels, rng, profile)
-
-
-@contextmanager
-def _collector_paused():
-    """Pause Python's cyclic garbage collector for a game, then restore it as it was.
-
-    A game allocates some hundred thousand short-lived objects, none in reference cycles
-    (reference counting frees them all), yet each generation-1 and generation-2 pass walks
-    every object still alive, the game's growing event list and the bots' caches included:
-    about 10% of a four-bot game (bench/engine.py, issue 12). Re-enabled afterwards, the
-    collector handles anything left over at its next pass.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _play(levels: tuple[str, ...], rng: random.Random,
-          profile: RuleProfile | None) -> GameResult:
     events = list(start_game(profile or RuleProfile(), len(levels), rng))
     state = fold(events)
     turns = []

@@ -46,6 +46,9 @@ WINDOW_CODES = {(s, low): tuple(card_at(n, s) for n in range(low, low + RUN_SIZE
                 for s in SUITS for low in RUN_LOWS}
 _WINDOW_SETS = {window: frozenset(codes) for window, codes in WINDOW_CODES.items()}
 _WINDOW_SETS[None] = frozenset()        # a run slot with no candidate window holds nothing
+# Per natural code: the windows holding it (an ace sits in the lowest and the highest).
+CARD_WINDOWS = {code: frozenset(w for w, codes in _WINDOW_SETS.items() if code in codes)
+                for code in NUM}
 # Per suit, the code at each run position 1..14 (both ends are the ace; index 0 unused).
 POSITION_CODES = {s: (None,) + tuple(card_at(n, s) for n in range(1, ACE_HIGH + 1))
                   for s in SUITS}
@@ -78,15 +81,19 @@ class Analysis:
       a slot is one missing card, given as the tuple of codes that fill it (a run hole: one
       code; a group hole: the four codes of its rank). The strong bot re-weighs these.
 
-    ``frame`` (rounds 1-6) is the `frame.Frame` of the candidates, None in round 7.
+    ``frame`` (rounds 1-6) is the `frame.Frame` of the candidates, None in round 7;
+    ``scored`` (rounds 1-6) maps each candidate plan ``(groups, runs)`` to its ``(need, used,
+    slots)``, which the analysis of a hand one card away reuses for the plans that card
+    does not touch (see `_analyze`). Nothing may mutate these lists.
     """
 
-    __slots__ = ("need", "wanted", "support", "plans", "jokers", "options", "frame")
+    __slots__ = ("need", "wanted", "support", "plans", "jokers", "options", "frame", "scored")
 
-    def __init__(self, need, wanted, support, plans, jokers, options=(), frame=None):
+    def __init__(self, need, wanted, support, plans, jokers, options=(), frame=None,
+                 scored=None):
         self.need, self.wanted, self.support = need, wanted, support
         self.plans, self.jokers, self.options = plans, jokers, options
-        self.frame = frame
+        self.frame, self.scored = frame, scored
 
 
 _cache: dict = {}
@@ -108,26 +115,31 @@ def analyze(kinds, hand, final=False):
         if final:
             found = _analyze_final(key[1])
         else:
-            found = _from_neighbour(kinds, key[1])
+            found, base, card = _from_neighbour(kinds, key[1])
             if found is None:
-                found = _analyze(kinds, key[1])
+                found = _analyze(kinds, key[1], base, card)
                 _register_without(kinds, key[1], found)
         _cache[key] = found
     return found
 
 
 def _from_neighbour(kinds, hand):
-    """The cached analysis of ``hand`` minus one card, when adding that card keeps it."""
-    last = None
+    """``(analysis, base, card)``: the cached analysis of ``hand`` minus one ``card`` when
+    adding that card keeps it (then ``analysis`` is it), else ``(None, base, card)`` with
+    ``base`` the first such cached analysis found (None if none) for `_analyze` to reuse."""
+    last = base = base_card = None
     for i, card in enumerate(hand):
         if card == last:
             continue
         last = card
         smaller = hand[:i] + hand[i + 1:]
         found = _cache.get((kinds, smaller, False))
-        if found is not None and keeps_with(found.frame, smaller, card):
-            return found
-    return None
+        if found is not None:
+            if keeps_with(found.frame, smaller, card):
+                return found, None, None
+            if base is None:
+                base, base_card = found, card
+    return None, base, base_card
 
 
 def _register_without(kinds, hand, analysis):
@@ -223,18 +235,32 @@ def _reach(a, b):
     return d
 
 
-def _analyze(kinds, hand):
-    """The `Analysis` of a hand for rounds 1-6: every candidate plan filled and ranked."""
+def _analyze(kinds, hand, base=None, card=None):
+    """The `Analysis` of a hand for rounds 1-6: every candidate plan filled and ranked.
+
+    ``base``: the analysis of a hand that differs from ``hand`` by one natural ``card``
+    (one more or one fewer), or None. A plan's need, used codes and slots depend only on the
+    hand's cards of its ranks and windows and on the jokers, so a plan of ``base`` whose
+    ranks and windows do not hold ``card`` scores the same here and is taken as it is.
+    """
     naturals = Counter(hand)
     jokers = naturals.pop(JOKER, 0)
     group_sets, run_sets, frame = _framed_candidates(kinds, naturals)
-    scored = []
-    for groups, runs in [(g, r) for g in group_sets for r in run_sets]:
-        used, gaps = [], []
-        need = _plan_need(naturals, jokers, groups, runs, used, gaps)
-        scored.append((need, -len(used), groups, runs, used, gaps))
+    reuse = base.scored if base is not None and card != JOKER else None
+    rank, windows = (NUM[card], CARD_WINDOWS[card]) if reuse is not None else (None, ())
+    scored, table = [], {}
+    for groups in group_sets:
+        same_ranks = reuse is not None and rank not in groups
+        for runs in run_sets:
+            plan = (groups, runs)
+            found = reuse.get(plan) if same_ranks and windows.isdisjoint(runs) else None
+            if found is None:
+                used, gaps = [], []
+                found = (_plan_need(naturals, jokers, groups, runs, used, gaps), used, gaps)
+            table[plan] = found
+            scored.append((found[0], -len(found[1]), groups, runs, found[1], found[2]))
     if not scored:                     # too few candidates: every meld from scratch
-        return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers, (), frame)
+        return Analysis(_from_scratch(kinds), frozenset(), {}, [], jokers, (), frame, table)
     scored.sort(key=itemgetter(0, 1))   # stable: ties keep the candidates' order
     best = scored[0][0]
     wanted, support, options = set(), {}, []
@@ -251,7 +277,8 @@ def _analyze(kinds, hand):
     for code in support:
         support[code] /= naturals[code]
     plans = [(p[0], p[2], p[3]) for p in scored[:4]]
-    return Analysis(best, frozenset(wanted), support, plans, jokers, tuple(options), frame)
+    return Analysis(best, frozenset(wanted), support, plans, jokers, tuple(options), frame,
+                    table)
 
 
 def _from_scratch(kinds):
