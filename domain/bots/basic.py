@@ -68,9 +68,14 @@ def analysis(view):
     return P.analyze(_kinds(view), tuple(view["hand"]), _final(view))
 
 
-def helps_contract(view, card):
-    """True if ``card`` added to the hand lowers its contract deficit (planning.need)."""
-    kinds, hand, final = _kinds(view), tuple(view["hand"]), _final(view)
+def helps_contract(view, card, final=None):
+    """True if ``card`` added to the hand lowers its contract deficit (planning.need).
+
+    ``final``: `_final(view)` when the caller knows it already.
+    """
+    kinds, hand = _kinds(view), tuple(view["hand"])
+    if final is None:
+        final = _final(view)
     current = P.analyze(kinds, hand, final)
     if card == JOKER:
         return current.need > 0
@@ -78,7 +83,7 @@ def helps_contract(view, card):
         return False                # the card leaves every candidate plan as it was
     if not P.may_lower_need(kinds, hand, card, current):   # skips most analyses
         return False
-    return P.lowers_need(kinds, hand, card, current.need, final)
+    return P.lowers_need(kinds, hand, card, current.need, final, kept_checked=True)
 
 
 def goes_out_with(view, card):
@@ -91,8 +96,10 @@ def decide_buy(view):
 
     Never in the final round: the penalty card too would have to fit the runs (R8.2).
     """
-    card = view["offer"]["card"]
-    if not _opened(view) and not _final(view) and helps_contract(view, card):
+    if _opened(view):
+        return PASS
+    final = _final(view)
+    if not final and helps_contract(view, view["offer"]["card"], final):
         return BUY
     return PASS
 
@@ -104,10 +111,10 @@ def decide_draw(view, types):
                    for a in view["legal_actions"])
     if top is not None and can_take:
         if _final(view):
-            if helps_contract(view, top) or goes_out_with(view, top):
+            if helps_contract(view, top, True) or goes_out_with(view, top):
                 return DRAW_DISCARD
         elif not _opened(view):
-            if helps_contract(view, top):
+            if helps_contract(view, top, False):
                 return DRAW_DISCARD
         elif (top == JOKER or P.fits_table(view["melds"], top)):
             return DRAW_DISCARD

@@ -177,17 +177,19 @@ def need_with(kinds, hand, card, final=False):
     return need
 
 
-def lowers_need(kinds, hand, card, need, final=False):
+def lowers_need(kinds, hand, card, need, final=False, kept_checked=False):
     """True if ``hand`` plus ``card`` has a smaller ``need`` than ``need`` (the hand's own).
 
     The same answer as ``need_with(...) < need``, cheaper in rounds 1-6: adding a card only
     lifts the ranks and windows holding it among the candidates, so every candidate plan of
     the new hand that does not use the card was already a plan of the hand, no better than
     ``need``. Only the plans using the card are scored (a joker is used by every plan).
+    ``kept_checked``: the caller found that ``card`` does not keep the hand's cached
+    analysis (`frame.keeps_with`), so that check is skipped.
     """
     if final or card == JOKER:
         return need_with(kinds, hand, card, final) < need
-    if _keeps(kinds, hand, card):
+    if not kept_checked and _keeps(kinds, hand, card):
         return False
     naturals = Counter(hand)
     naturals[card] += 1
