@@ -55,18 +55,11 @@ def _may_open(round_, hand):
     of the search. Rounds 1-6: the fewest holes any opening has (the cheapest groups on the
     whole hand's rank counts, plus each run at the best window's holes: taking cards for one
     meld never makes another cheaper) must not exceed the jokers, which is the search's own
-    bound at its root. Round 7: at most three suits (three runs, R8.2). A string that is not
-    a card code passes, so the search raises on it.
+    bound at its root. Round 7: see `_may_go_out`. A string that is not a card code passes,
+    so the search raises on it.
     """
     if round_ == FINAL_ROUND:
-        suits = set()
-        for code in hand:
-            found = _NATURAL.get(code)
-            if found is not None:
-                suits.add(found[1])
-            elif code != JOKER:
-                return True
-        return len(suits) <= 3
+        return _may_go_out(hand)
     kinds = CONTRACTS[round_]
     jokers = 0
     totals = [0] * 14
@@ -92,6 +85,73 @@ def _may_open(round_, hand):
         marginals += [_GROUP_LEN] * n_groups
         holes += sum(marginals[:n_groups])
     return holes <= jokers
+
+
+def _may_go_out(hand):
+    """Round 7's necessary condition (R8.2): the whole hand can be three runs only if its
+    naturals lie in at most three suits and the fewest holes those runs could have does not
+    exceed the jokers (every card is used, so the holes are exactly the jokers).
+
+    Each suit with naturals gets at least one of the three runs. A suit with one run holds
+    all its naturals in one interval of at least 4 positions, one natural per position: at
+    least ``max(4, span) - naturals`` holes (the span with its aces low or high, whichever is
+    shorter; a repeated card rules one run out, two aces need the run from ace to ace). A
+    suit with r runs has at least ``4r - naturals`` holes. True for an unknown code (the
+    search raises on it).
+    """
+    jokers = 0
+    suits = {}   # suit index -> [naturals, rank mask, a card repeated, aces]
+    for code in hand:
+        found = _NATURAL.get(code)
+        if found is None:
+            if code != JOKER:
+                return True
+            jokers += 1
+            continue
+        number, si, _ = found
+        row = suits.get(si)
+        if row is None:
+            row = suits[si] = [0, 0, False, 0]
+        row[0] += 1
+        if number == 1:
+            row[3] += 1
+        elif row[1] >> number & 1:
+            row[2] = True
+        row[1] |= 1 << number
+    if len(suits) > 3:
+        return False
+    if not suits:
+        return True
+    rows = list(suits.values())
+    least = min(sum(_suit_holes(row, r) for row, r in zip(rows, runs))
+                for runs in _RUN_SHARES[len(rows)])
+    return least <= jokers
+
+
+# Ways to share the three runs among 1, 2 or 3 suits, each suit at least one.
+_RUN_SHARES = {1: ((3,),), 2: ((1, 2), (2, 1)), 3: ((1, 1, 1),)}
+
+
+def _suit_holes(row, runs):
+    """The fewest holes ``runs`` runs of one suit can have (see `_may_go_out`); ``row`` is
+    ``[naturals, rank mask (bit n: rank n held), a non-ace card repeated, aces]``."""
+    naturals, mask, repeated, aces = row
+    if runs > 1:
+        return max(0, _RUN_LEN * runs - naturals)
+    if repeated or aces > 2:
+        return ACE_HIGH + 1          # more than any hand's jokers: one run cannot hold them
+    others = mask & ~2               # the ranks 2..13 held
+    if aces == 2:
+        span = ACE_HIGH              # ace low and ace high: the run goes from ace to ace
+    elif not others:
+        span = 1
+    else:
+        low, high = (others & -others).bit_length() - 1, others.bit_length() - 1
+        if aces:
+            span = min(high, ACE_HIGH - low + 1)   # the ace low (1..high) or high (low..14)
+        else:
+            span = high - low + 1
+    return max(_RUN_LEN, span) - naturals
 
 
 @lru_cache(maxsize=None)  # one entry per suit mask seen (at most 2**14)

@@ -295,3 +295,28 @@ def test_a_cached_opening_is_returned_as_new_lists():
     first.append(["junk"])
     again = find_opening(1, list(reversed(hand)))
     assert again == expected and accepted(1, hand, again)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_final_round_pre_check_keeps_every_hand_that_goes_out(seed):
+    """Round 7 (R8.2): hands built from three runs (some cards turned into jokers) that the
+    search lays whole always pass `_may_open`, whose hole bound must never rule one out."""
+    from domain.search import _final_plan, _may_open
+    rng = random.Random(seed)
+    suits = rng.sample("CDHS", rng.randint(1, 3))
+    cards = []
+    for i in range(3):
+        suit = suits[i % len(suits)] if i < len(suits) else rng.choice(suits)
+        length = rng.randint(4, 6)
+        low = rng.randint(1, 15 - length)
+        names = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+        cards += [names[p - 1] + suit for p in range(low, low + length)]
+    for i in rng.sample(range(len(cards)), rng.randint(0, 3)):
+        cards[i] = JOKER
+    if any(cards.count(c) > 2 for c in cards if c != JOKER):
+        return                                   # two packs: no card three times (R1.2)
+    hand = tuple(sorted(cards))
+    if _final_plan(hand) is not None:
+        assert _may_open(7, hand)
+    assert (find_opening(7, hand) is None) == (_final_plan(hand) is None)
