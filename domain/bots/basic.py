@@ -187,11 +187,11 @@ def discard_candidates(view):
 
 def _discard_after_opening(view, candidates):
     """After opening only lay-offs remain: drop the costliest card that fits no meld."""
-    melds = view["melds"]
+    fitting = P.table_fits(view["melds"])
 
     def keep_value(code):
         """Sort key, first discarded first: fits no meld, costliest, then code; jokers last."""
         if code == JOKER:
             return (2, 0, code)
-        return (1 if P.fits_table(melds, code) else 0, -P.POINTS[code], code)
+        return (1 if code in fitting else 0, -P.POINTS[code], code)
     return min(candidates, key=keep_value)

@@ -557,6 +557,15 @@ def fits_table(melds, code):
     return any(code in _fitting_cards(m["kind"], tuple(m["cards"])) for m in melds)
 
 
+def table_fits(melds):
+    """The hand cards (naturals, ``"JK"``) that `fits_table` accepts on the view's ``melds``:
+    one set for a decision that asks about many cards."""
+    fitting = set()
+    for m in melds:
+        fitting |= _fitting_cards(m["kind"], tuple(m["cards"]))
+    return fitting
+
+
 @lru_cache(maxsize=4096)  # melds recur unchanged over many decisions
 def _fitting_cards(kind, cards):
     """The hand cards (naturals, ``"JK"``) that `layoff_targets` accepts on one meld."""
