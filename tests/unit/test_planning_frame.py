@@ -84,3 +84,25 @@ def test_the_frame_is_used_on_a_spare_draw_and_discard():
     drawn = planning.analyze(kinds, hand + ("3H",))
     assert drawn is first
     assert planning.analyze(kinds, tuple(c for c in hand if c != "10S")) is first
+
+
+def scored_fields(analysis):
+    """`fields` plus every scored plan (the table a neighbour's analysis reuses)."""
+    return fields(analysis) + (analysis.scored,)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 11), st.integers(0, 2))
+def test_plans_reused_from_a_neighbour_equal_the_from_scratch_analysis(seed, pick, extra):
+    """`_analyze` given the analysis of the hand one card away (a draw, a discard) as its base
+    equals the analysis from scratch in every field, scored plans included."""
+    kinds, hand = deal(seed, extra)
+    card = random.Random(seed + 1).choice(DECK)
+    bigger = tuple(sorted(hand + (card,)))
+    base = planning._analyze(kinds, hand)
+    assert scored_fields(planning._analyze(kinds, bigger, base, card)) == scored_fields(
+        planning._analyze(kinds, bigger))
+    gone = hand[pick % len(hand)]
+    smaller = hand[:pick % len(hand)] + hand[pick % len(hand) + 1:]
+    assert scored_fields(planning._analyze(kinds, smaller, base, gone)) == scored_fields(
+        planning._analyze(kinds, smaller))

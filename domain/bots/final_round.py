@@ -1,0 +1,107 @@
+"""The final round's planning analysis (RULES.md R8.2): the whole hand as three runs, chosen
+greedily span by span (R4.3: same-suit runs apart). Standard library only; pure."""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from domain.bots.analysis import Analysis
+from domain.bots.card_tables import BIT, NUM, POSITION_CODES, RUN_SIZE, SUIT
+from domain.cards import ACE_HIGH, JOKER, SUITS
+from domain.search import RUN_LOWS
+
+FINAL_RUNS = 3
+# Every span (low, high) of at least 4 positions, 1..14 (14 = high ace), longest first.
+SPANS = tuple(sorted(((lo, hi) for lo in RUN_LOWS
+                      for hi in range(lo + RUN_SIZE - 1, ACE_HIGH + 1)),
+                     key=lambda span: (span[0] - span[1], span[0])))
+
+
+def analyze_final(hand):
+    """Round 7 (R8.2): three runs taking the whole hand, chosen greedily span by span.
+
+    Each pick is the same-suit span ``(low, high)`` covering the most naturals net of its
+    holes, not touching an earlier span of its suit (R4.3). ``need`` = holes the jokers cannot
+    fill + naturals no span takes (each must be discarded and replaced by a draw). ``wanted``
+    holds the hole cards and the cards extending a span at either end.
+    """
+    rows = {s: [0] * (ACE_HIGH + 2) for s in SUITS}
+    present = dict.fromkeys(SUITS, 0)   # per suit: bit n set while position n is held
+    jokers = 0
+    for code in hand:
+        if code == JOKER:
+            jokers += 1
+        else:
+            rows[SUIT[code]][NUM[code]] += 1
+            present[SUIT[code]] |= BIT[code]
+    spans, holes, used, wanted, slots = [], 0, [], set(), []
+    for _ in range(FINAL_RUNS):
+        pick = _best_span(present, spans)
+        if pick is None:
+            holes += RUN_SIZE
+            continue
+        suit, lo, hi = pick
+        spans.append(pick)
+        row, codes = rows[suit], POSITION_CODES[suit]
+        for n in range(lo, hi + 1):
+            r = 1 if n == ACE_HIGH else n
+            if row[r]:
+                row[r] -= 1
+                used.append(codes[n])
+                if not row[r]:          # the last copy: the position is no longer held
+                    present[suit] &= ~BIT[codes[n]]
+            else:
+                holes += 1
+                wanted.add(codes[n])
+                slots.append((codes[n],))
+        for n in (lo - 1, hi + 1):
+            if 1 <= n <= ACE_HIGH:
+                wanted.add(codes[n])
+    orphans = sum(sum(row) for row in rows.values())
+    need = max(0, holes - jokers) + orphans
+    counts = Counter(c for c in hand if c != JOKER)
+    support = Counter(used)
+    for code in support:
+        support[code] /= counts[code]
+    plans = [(need, (), tuple(spans))]
+    return Analysis(need, frozenset(wanted), support, plans, jokers, ((need, used, slots),))
+
+
+def _best_span(present, taken):
+    """The span with the best (naturals covered - holes), or None if a suit has no natural.
+
+    ``present``: per suit, the bits of the positions still held (see `BIT`). Ties go to the
+    first suit, then the first span in ``SPANS`` order.
+    """
+    best, best_gain = None, None
+    for suit, held in present.items():
+        found = _suit_best_span(held, tuple((lo, hi) for s, lo, hi in taken if s == suit))
+        if found is not None and (best_gain is None or found[0] > best_gain):
+            best_gain, best = found[0], (suit, found[1], found[2])
+    return best
+
+
+# (low, high, bits of its positions, length) of each span, in SPANS order.
+_SPAN_BITS = tuple((lo, hi, ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1), hi - lo + 1)
+                   for lo, hi in SPANS)
+
+
+@lru_cache(maxsize=1 << 16)  # few distinct suits recur: the same rows come back every turn
+def _suit_best_span(present, taken):
+    """``(gain, low, high)`` of one suit's first best span, or None if it holds no natural.
+
+    ``present`` has bit n set when position n (1..14, an ace at both ends) is held;
+    ``taken`` are the ``(low, high)`` spans already picked in this suit, which a new span
+    must not touch (R4.3).
+    """
+    if not present:
+        return None
+    best = None
+    for lo, hi, bits, length in _SPAN_BITS:
+        gain = 2 * (present & bits).bit_count() - length
+        if best is not None and gain <= best[0]:
+            continue
+        if any(hi + 1 == tl or th + 1 == lo for tl, th in taken):
+            continue
+        best = (gain, lo, hi)
+    return best

@@ -1,0 +1,162 @@
+"""Plans of rounds 1-6 (RULES.md R2.1, R4.2, R4.3): the candidate group ranks and run
+windows of a hand, and the need of each plan.
+
+A plan is ``(groups, runs)``: a rank (1..13, or None: no candidate) per group and a window
+``(suit, low)`` (or None) per run. Its need is the cards still to draw before opening with
+it: the holes the jokers cannot fill plus one per meld without a natural (R3.3).
+``naturals`` is a Counter of a hand's natural codes. Standard library only; pure.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from domain.bots.card_tables import (
+    BIT, GROUP, GROUP_SIZE, NUM, POPCOUNT4, RANK_CODES, RANK_POINTS, RUN_SIZE, SUIT_INDEX,
+    WINDOW_CODES, WINDOW_SETS,
+)
+from domain.bots.frame import Frame
+from domain.cards import SUITS
+from domain.search import RUN_LOWS
+
+
+def from_scratch(kinds):
+    """The need of a contract with no card of it in hand."""
+    n_groups = kinds.count(GROUP)
+    return n_groups * GROUP_SIZE + (len(kinds) - n_groups) * RUN_SIZE
+
+
+def least_need(kinds, naturals, jokers):
+    """The ``need`` `planning._analyze` would find, without detailing any plan."""
+    needs = [plan_need(naturals, jokers, groups, runs)
+             for groups, runs in _candidate_plans(kinds, naturals)]
+    return min(needs) if needs else from_scratch(kinds)
+
+
+def _candidate_plans(kinds, naturals):
+    """Every ``(groups, runs)`` plan over the candidate ranks and windows, in a fixed order."""
+    group_sets, run_sets = candidates(kinds, naturals)
+    return [(groups, runs) for groups in group_sets for runs in run_sets]
+
+
+def candidates(kinds, naturals):
+    """The candidate group ranks and run windows of a plan: ``(group sets, run sets)``."""
+    return framed_candidates(kinds, naturals)[:2]
+
+
+def framed_candidates(kinds, naturals):
+    """``(group sets, run sets, frame)``: the candidates and their `frame.Frame`.
+
+    Groups: each ``n_groups``-subset of the ``n_groups + 1`` likeliest ranks; runs: each
+    ``n_runs``-subset of the ``n_runs + 2`` likeliest windows whose same-suit runs keep
+    apart (R4.3). Contracts without runs skip the window search.
+    """
+    n_groups = kinds.count(GROUP)
+    n_runs = len(kinds) - n_groups
+    ranks, rank_cut = _group_candidates(naturals, n_groups + 1) if n_groups else ((), None)
+    if n_runs:
+        masks = [0, 0, 0, 0]
+        for code in naturals:
+            masks[SUIT_INDEX[code]] |= BIT[code]
+        run_sets, window_cut, codes = _run_choice(n_runs, *masks)
+    else:
+        run_sets, window_cut, codes = ((),), None, None
+    frame = Frame(frozenset(ranks) if n_groups else None, rank_cut, codes, window_cut)
+    return list(combinations(ranks, n_groups)), run_sets, frame
+
+
+@lru_cache(maxsize=4096)  # hands one card apart share most suit masks
+def _run_choice(n_runs, *masks):
+    """``(run sets, window cut, codes of the candidate windows)`` for the suits' rank masks
+    (in SUITS order): see `_run_candidates` and `frame.Frame`."""
+    run_cands, window_cut = _run_candidates(masks, n_runs + 2)
+    codes = frozenset().union(*(WINDOW_SETS[w] for w in run_cands))
+    run_sets = tuple(runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs))
+    return run_sets, window_cut, codes
+
+
+def _group_candidates(naturals, k):
+    """The ``k`` ranks with most cards (fewer points first on ties), padded with None, and
+    the key of the last one (None when padded: every rank with a card is a candidate)."""
+    by_rank = {}
+    for code, n in naturals.items():
+        by_rank[NUM[code]] = by_rank.get(NUM[code], 0) + n
+    ranked = sorted([(-n, RANK_POINTS[rank], rank) for rank, n in by_rank.items()])[:k]
+    if len(ranked) < k:
+        return tuple(rank for _, _, rank in ranked) + (None,) * (k - len(ranked)), None
+    return tuple(rank for _, _, rank in ranked), ranked[-1]
+
+
+def _run_candidates(masks, k):
+    """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None, and
+    the key ``(-held, low, suit)`` of the last one (None when padded). ``masks``: per suit
+    (SUITS order), the bits of the rank positions held (see `BIT`)."""
+    windows = []
+    for suit, mask in zip(SUITS, masks):
+        windows += _suit_windows(suit, mask)
+    windows.sort()
+    chosen = tuple((s, low) for _, low, s in windows[:k])
+    if len(chosen) < k:
+        return chosen + (None,) * (k - len(chosen)), None
+    return chosen, windows[k - 1]
+
+
+@lru_cache(maxsize=None)  # at most 4 suits x 2**14 rank masks, far fewer in practice
+def _suit_windows(suit, mask):
+    """``(-held, low, suit)`` for every window of a suit's rank mask holding a card."""
+    return tuple((-POPCOUNT4[(mask >> low) & 15], low, suit)
+                 for low in RUN_LOWS if (mask >> low) & 15)
+
+
+def _runs_apart(runs):
+    """R4.3: two same-suit runs may overlap but must not touch (lows 4 apart)."""
+    for a, b in combinations(runs, 2):
+        if a is not None and b is not None and a[0] == b[0] and abs(a[1] - b[1]) == RUN_SIZE:
+            return False
+    return True
+
+
+def plan_need(naturals, jokers, groups, runs, used=None, gaps=None):
+    """The ``need`` of one plan; ``used``/``gaps`` (lists), when given, receive the codes the
+    plan takes and one slot per missing card (see Analysis).
+
+    Runs take their exact cards first (a group can use any suit of its rank, a run only one
+    card), then groups take what is left of their rank (group ranks are distinct, so no
+    group takes from another). `need_with` scores every candidate plan of hands it never
+    details with neither list, so that path records nothing.
+    """
+    avail = dict(naturals)
+    missing = empty = 0
+    for window in runs:
+        if window is None:
+            missing += RUN_SIZE
+            empty += 1
+            continue
+        got = 0
+        for code in WINDOW_CODES[window]:
+            if avail.get(code):
+                avail[code] -= 1
+                got += 1
+                if used is not None:
+                    used.append(code)
+            elif gaps is not None:
+                gaps.append((code,))
+        missing += RUN_SIZE - got
+        empty += not got
+    for rank in groups:
+        got = 0
+        if rank is not None:
+            for code in RANK_CODES[rank]:
+                take = avail.get(code)
+                if take:
+                    if take > GROUP_SIZE - got:
+                        take = GROUP_SIZE - got
+                    got += take
+                    if used is not None:
+                        used += [code] * take
+            if gaps is not None:
+                gaps.extend([RANK_CODES[rank]] * (GROUP_SIZE - got))
+        missing += GROUP_SIZE - got
+        empty += not got
+    return max(0, missing - jokers) + empty
+
