@@ -15,7 +15,8 @@ import random
 import time
 
 from domain.cards import JOKER, RANKS, full_deck
-from domain.search import _deficit, _step, _suit_runs, deficit, find_opening
+from domain.search import _deficit, deficit, find_opening
+from domain.search_final import _step, _suit_runs
 
 NATURALS = [c for c in full_deck() if c != JOKER]
 

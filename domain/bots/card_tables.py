@@ -7,7 +7,7 @@ an ace sits at position 1 and 14.
 from __future__ import annotations
 
 from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit
-from domain.search import RUN_LOWS
+from domain.hand_tally import RUN_LOWS
 
 GROUP, RUN = "group", "run"
 GROUP_SIZE, RUN_SIZE = 3, 4            # minimum meld lengths at opening (R4.2)

@@ -8,7 +8,7 @@ from functools import lru_cache
 from domain.bots.analysis import Analysis
 from domain.bots.card_tables import BIT, NUM, POSITION_CODES, RUN_SIZE, SUIT
 from domain.cards import ACE_HIGH, JOKER, SUITS
-from domain.search import RUN_LOWS
+from domain.hand_tally import RUN_LOWS
 
 FINAL_RUNS = 3
 # Every span (low, high) of at least 4 positions, 1..14 (14 = high ace), longest first.

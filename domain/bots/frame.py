@@ -24,7 +24,7 @@ the cut is None: any new one would enter. Contracts without groups (runs) ignore
 from __future__ import annotations
 
 from domain.cards import ACE_HIGH, JOKER, SUITS, card_at, card_points, number_and_suit
-from domain.search import RUN_LOWS
+from domain.hand_tally import RUN_LOWS
 
 RUN_SIZE = 4
 

@@ -17,7 +17,7 @@ from domain.bots.card_tables import (
 )
 from domain.bots.frame import Frame
 from domain.cards import SUITS
-from domain.search import RUN_LOWS
+from domain.hand_tally import RUN_LOWS
 
 
 def from_scratch(kinds):

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from domain.cards import JOKER, card_at, full_deck, joker_as, physical_card
 from domain.contracts import CONTRACTS, check_opening
 from domain.errors import RuleViolation
-from domain.search import _step, _suit_runs, deficit, find_opening
+from domain.search import deficit, find_opening
+from domain.search_final import _step, _suit_runs
 
 DECK = full_deck()
 NATURAL_DECK = [c for c in DECK if c != JOKER]
