@@ -88,8 +88,8 @@ def keeps_with(frame, hand, card):
             return False
         if card not in hand:        # new to the hand: each window holding it gains a rank
             cut = frame.window_cut
-            for (suit, low), codes in _WINDOWS[card]:
-                held = 1 + sum(code in hand for code in codes)
+            for (suit, low), (a, b, c, d) in _WINDOWS[card]:   # RUN_SIZE codes, unrolled
+                held = 1 + (a in hand) + (b in hand) + (c in hand) + (d in hand)
                 if (-held, low, suit) < cut:
                     return False
     return True
