@@ -134,7 +134,7 @@ def _claims(state: GameState, rnd: RoundState, seat: int) -> list[dict]:
 
 def _discards(state: GameState, rnd: RoundState, hand: tuple[str, ...]) -> list[dict]:
     taken = rnd.taken_from_discard
-    only_taken = all(card == taken for card in hand)
+    only_taken = hand.count(taken) == len(hand)
     cards = [card for card in dict.fromkeys(hand) if card != taken or only_taken]
     actions = [{"type": "discard", "card": card} for card in cards]
     if state.profile.shanghai_call and len(hand) > 1:

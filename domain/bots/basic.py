@@ -156,13 +156,17 @@ def pick_discard(view):
     if _opened(view):
         return _discard_after_opening(view, candidates)
     support = analysis(view).support
+    # The same card as min(candidates, key=usefulness), but `potential` (the costly part of
+    # the key) is computed only for the cards tied on the least support (the first element
+    # of `usefulness`; a joker's is 9).
+    first = {c: 9 if c == JOKER else support.get(c, 0.0) for c in candidates}
+    least = min(first.values())
+    tied = [c for c in candidates if first[c] == least]
+    if len(tied) == 1:
+        return tied[0]
     counts = Counter(hand)
     kinds = _kinds(view)
     groups, runs = "group" in kinds, "run" in kinds
-
-    def least_support(code):
-        """The first element of `usefulness`."""
-        return 9 if code == JOKER else support.get(code, 0.0)
 
     def usefulness(code):
         """Sort key, least useful first: plan support, potential, then costliest, then code."""
@@ -170,11 +174,7 @@ def pick_discard(view):
             return (9, 0, 0, code)
         return (support.get(code, 0.0), P.potential(counts, code, groups, runs),
                 -P.POINTS[code], code)
-
-    # The same card as min(candidates, key=usefulness), but `potential` (the costly part of
-    # the key) is computed only for the cards tied on the least support.
-    least = min(map(least_support, candidates))
-    return min((c for c in candidates if least_support(c) == least), key=usefulness)
+    return min(tied, key=usefulness)
 
 
 def discard_candidates(view):

@@ -35,13 +35,15 @@ def analyze_final(hand):
             rows[SUIT[code]][NUM[code]] += 1
             present[SUIT[code]] |= BIT[code]
     spans, holes, used, wanted, slots = [], 0, [], set(), []
+    taken = dict.fromkeys(SUITS, ())    # per suit: the (low, high) spans picked so far
     for _ in range(FINAL_RUNS):
-        pick = _best_span(present, spans)
+        pick = _best_span(present, taken)
         if pick is None:
             holes += RUN_SIZE
             continue
         suit, lo, hi = pick
         spans.append(pick)
+        taken[suit] += ((lo, hi),)
         row, codes = rows[suit], POSITION_CODES[suit]
         for n in range(lo, hi + 1):
             r = 1 if n == ACE_HIGH else n
@@ -59,10 +61,9 @@ def analyze_final(hand):
                 wanted.add(codes[n])
     orphans = sum(sum(row) for row in rows.values())
     need = max(0, holes - jokers) + orphans
-    counts = Counter(c for c in hand if c != JOKER)
     support = Counter(used)
     for code in support:
-        support[code] /= counts[code]
+        support[code] /= hand.count(code)
     plans = [(need, (), tuple(spans))]
     return Analysis(need, frozenset(wanted), support, plans, jokers, ((need, used, slots),))
 
@@ -70,12 +71,13 @@ def analyze_final(hand):
 def _best_span(present, taken):
     """The span with the best (naturals covered - holes), or None if a suit has no natural.
 
-    ``present``: per suit, the bits of the positions still held (see `BIT`). Ties go to the
-    first suit, then the first span in ``SPANS`` order.
+    ``present``: per suit, the bits of the positions still held (see `BIT`); ``taken``: per
+    suit, the ``(low, high)`` spans already picked. Ties go to the first suit, then the
+    first span in ``SPANS`` order.
     """
     best, best_gain = None, None
     for suit, held in present.items():
-        found = _suit_best_span(held, tuple((lo, hi) for s, lo, hi in taken if s == suit))
+        found = _suit_best_span(held, taken[suit])
         if found is not None and (best_gain is None or found[0] > best_gain):
             best_gain, best = found[0], (suit, found[1], found[2])
     return best
