@@ -52,6 +52,9 @@ def backend_errors() -> Iterator[None]:
 # before times were stored as offsets); smaller ones are ms since the game's first event.
 ABSOLUTE_MS = 10**12
 BASES_KEPT = 4096
+# One encoder for every event's data: json.dumps with these options builds a new
+# JSONEncoder on each call, a third of the cost of encoding a bot turn's small events.
+_encode = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 
 
 def _to_event(entry_id: bytes, fields: dict[bytes, bytes], base: int | None) -> StoredEvent:
@@ -119,8 +122,7 @@ class RedisEventStore:
             keys.append(idem_key(game_id, idempotency_key))
         args: list = [expected_version, fingerprint, self._ttl_ms, claim]
         for event in events:
-            args += [event["type"], event["schema"],
-                     json.dumps(event["data"], separators=(",", ":"), sort_keys=True)]
+            args += [event["type"], event["schema"], _encode(event["data"])]
         with backend_errors():
             status, version, *stamp = self._append(keys=keys, args=args)
         if status == b"conflict":
