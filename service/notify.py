@@ -250,7 +250,10 @@ def _close_quietly(pubsub) -> None:
         pass
 
 
-_LANE = threading.Lock()  # one greenlet at a time waits for the loop to be idle
+# One greenlet at a time waits for the loop to be idle: gevent's own semaphore, made at the
+# first use under gevent (a threading.Lock made before a late monkey-patching would block the
+# whole process while its holder waits for the loop).
+_LANE = None
 
 
 def behind_other_work(max_wait_s: float = WAKE_PAUSE_S) -> None:
@@ -262,7 +265,11 @@ def behind_other_work(max_wait_s: float = WAKE_PAUSE_S) -> None:
     if not _under_gevent():
         return
     import gevent
+    from gevent.lock import Semaphore
 
+    global _LANE
+    if _LANE is None:  # no switch between the test and the assignment
+        _LANE = Semaphore(1)
     with _LANE:
         with gevent.Timeout(max_wait_s, False):
             gevent.idle()
