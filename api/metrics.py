@@ -48,7 +48,8 @@ class StorageCollector:
 
     def collect(self) -> Iterator[Metric]:
         """The gauges: rummy_redis_up, rummy_redis_used_memory_bytes, rummy_games{status},
-        rummy_queue_jobs{queue}, rummy_queue_oldest_job_age_seconds{queue}, rummy_workers."""
+        rummy_queue_jobs{queue}, rummy_queue_oldest_job_age_seconds{queue}, rummy_workers,
+        rummy_ready_games, rummy_ready_games_leased, rummy_ready_oldest_age_seconds."""
         stats = self._stats()
         yield GaugeMetricFamily("rummy_redis_up", "1 when Redis answered the last stats read",
                                 value=0 if stats is None else 1)
@@ -71,6 +72,13 @@ class StorageCollector:
         yield jobs
         yield oldest
         yield GaugeMetricFamily("rummy_workers", "RQ workers registered", value=stats.workers)
+        yield GaugeMetricFamily("rummy_ready_games", "Games waiting in the bots' ready queue "
+                                "for a worker's slice", value=stats.ready.queued)
+        yield GaugeMetricFamily("rummy_ready_games_leased", "Games a worker plays now",
+                                value=stats.ready.leased)
+        yield GaugeMetricFamily("rummy_ready_oldest_age_seconds",
+                                "Seconds the game at the head of the ready queue has waited "
+                                "(0: none waits)", value=stats.ready.oldest_age_s)
 
 
 def init_app(app: Flask) -> None:

@@ -1,8 +1,10 @@
 """The alert-ready gauges on /metrics (issue 7 item 9, docs/retention.md "Metrics"): Redis
-memory, games per status, the backlog of each RQ queue, the worker count; `rummy_redis_up 0`
+memory, games per status, the backlog of each RQ queue and of the bots' ready queue, the
+worker count; `rummy_redis_up 0`
 (and a 200) when Redis is down."""
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta, timezone
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -12,6 +14,7 @@ from api import create_app
 from api.metrics import StorageCollector
 from service.bootstrap import wire
 from service.config import Settings
+from service.ready_games import ReadyGames
 from tests.integration.api_client import HUMANS
 from tests.integration.records import finished_record
 
@@ -50,6 +53,23 @@ def test_metrics_show_memory_games_per_status_queue_backlog_and_workers(service,
     assert 90 <= metrics[("rummy_queue_oldest_job_age_seconds", (("queue", "rummy-maintenance"),))] < 120
     assert metrics[("rummy_queue_oldest_job_age_seconds", (("queue", "rummy"),))] < 30
     assert metrics[("rummy_workers", ())] == 0
+    assert metrics[("rummy_ready_games", ())] == 0  # games of humans: nothing for the bots
+    assert metrics[("rummy_ready_oldest_age_seconds", ())] == 0
+
+
+def test_metrics_show_the_bots_ready_queue(service, redis_client):
+    ready = ReadyGames(redis_client)
+    ready.mark("a" * 16, 3, urgent=False)
+    ready.mark("b" * 16, 5, urgent=True)  # ahead of the queue; its wait is still counted
+    ready.mark("c" * 16, 1, urgent=False)
+    assert ready.take(lease_ms=60_000)  # one game leased by a worker
+    time.sleep(0.3)
+
+    metrics = scrape(service)
+
+    assert metrics[("rummy_ready_games", ())] == 2
+    assert metrics[("rummy_ready_games_leased", ())] == 1
+    assert 0.3 <= metrics[("rummy_ready_oldest_age_seconds", ())] < 30
 
 
 def test_metrics_answer_200_with_redis_up_0_when_redis_is_down():
