@@ -170,3 +170,95 @@ def test_cards_are_laid_off_by_dragging_tapping_and_keyboard(browser, api_url, c
         ("CardLaidOff", 0), ("CardLaidOff", 1), ("CardLaidOff", 3), ("CardDiscarded", None)]
     assert_no_token_in_urls_and_no_leak(traffic, token, seat=1)
     context.close()
+
+
+@pytest.fixture(scope="module")
+def opening(client):
+    """A game from a position: round 2 (a group and a run), seat 0 (human "Hu") has drawn and
+    not gone down, holding 9♣ 9♦ 9♥ (a group), 5♠ 6♠ joker 8♠ (a run, the joker as 7♠) and
+    K♦ 7♥ 4♥ Q♣."""
+    position = json.loads((CASES / "r4.2-wrong-contract-shape.json").read_text())["position"]
+    position["hands"][0] = ["9C", "9D", "9H", "5S", "6S", "JK", "8S", "KD", "7H", "4H", "QC"]
+    seats = [{"kind": "human", "name": "Hu"}] + BOTS[1:]
+    reply = client.http.post(f"{client.base}/v1/games", headers={"X-Admin-Key": ADMIN_KEY},
+                             json={"seats": seats, "position": position,
+                                   "clock": {"turn_s": None}}, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def test_a_seat_goes_down_by_picking_cards_into_melds_the_server_checking_them(
+        browser, api_url, client, opening):
+    """On a phone (360 px): a wrong arrangement is refused with the rule's sentence and id and
+    changes nothing; melds taken back and made again, by keyboard, go down (a joker in a run,
+    declared where it fills the gap)."""
+    game_id, token = opening["id"], opening["seats"][0]["token"]
+    context, page, traffic = open_play_page(browser, api_url, game_id, token, PHONE)
+    card = lambda code: page.locator(f"[data-testid=hand] [data-card='{code}']")  # noqa: E731
+    builder = page.get_by_role("region", name="Go down by hand")
+    make = page.get_by_role("button", name="Make meld")
+    version = client.get(f"/v1/games/{game_id}/view", token).json()["version"]
+
+    page.get_by_role("button", name="Go down by picking cards").click()
+    for code in ("9C", "9D", "9H"):
+        card(code).click()
+    assert card("9D").get_attribute("aria-pressed") == "true"
+    make.click()
+    for code in ("5S", "6S", "8S", "KD"):  # not a run: the server refuses it (R3.2)
+        card(code).click()
+    make.click()
+    built = builder.get_by_role("list", name="Melds to lay down").get_by_role("listitem")
+    assert built.count() == 2
+    assert built.nth(0).get_attribute("aria-label") == (
+        "Meld 1: nine of clubs, nine of diamonds, nine of hearts")
+    assert card("9C").count() == 0  # a card in a meld leaves the hand shown
+    assert fits(page)
+    screenshot(page, "play-opening-phone")
+    page.get_by_role("button", name="Go down with 2 melds").click()
+    refusal = page.get_by_test_id("refusal")
+    refusal.get_by_role("link", name="rule R3.2").wait_for()
+    assert refusal.get_by_role("link").get_attribute("href") == "/docs/rules#r3-2"
+    assert "Refused:" in refusal.inner_text() and len(refusal.inner_text()) > 30  # the sentence
+    view = client.get(f"/v1/games/{game_id}/view", token).json()
+    assert view["version"] == version and view["melds"] == [] and len(view["hand"]) == 11
+    assert built.count() == 2  # the melds made stay, to be mended
+
+    page.get_by_role("button", name="Take back meld 2").focus()  # keyboard from here on
+    page.keyboard.press("Enter")
+    assert built.count() == 1 and card("KD").count() == 1
+    for code in ("5S", "6S", "JK"):  # a joker at a run's end goes above it, or below on request
+        card(code).focus()
+        page.keyboard.press("Space")
+    make.focus()
+    page.keyboard.press("Enter")
+    assert built.nth(1).get_attribute("aria-label") == (
+        "Meld 2: five of spades, six of spades, joker as seven of spades")
+    low_end = page.get_by_role("button", name="Meld 2: joker at the low end")
+    low_end.focus()
+    page.keyboard.press("Enter")
+    assert low_end.get_attribute("aria-pressed") == "true"
+    assert low_end.evaluate("b => b === document.activeElement")  # the focus stays
+    assert built.nth(1).get_attribute("aria-label") == (
+        "Meld 2: joker as four of spades, five of spades, six of spades")
+    page.get_by_role("button", name="Take back meld 2").focus()
+    page.keyboard.press("Enter")
+    for code in ("8S", "JK", "6S", "5S"):
+        card(code).focus()
+        page.keyboard.press("Space")
+    assert page.get_by_test_id("picked").inner_text() == "Picked: 8♠ joker 6♠ 5♠"
+    make.focus()
+    page.keyboard.press("Enter")
+    assert built.nth(1).get_attribute("aria-label") == (
+        "Meld 2: five of spades, six of spades, joker as seven of spades, eight of spades")
+    go_down = page.get_by_role("button", name="Go down with 2 melds")
+    go_down.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('.table .meld[data-meld]').length === 2")
+    assert builder.count() == 0 and refusal.is_hidden()
+    view = client.get(f"/v1/games/{game_id}/view", token).json()
+    assert view["version"] == version + 1 and view["opened"][0] is not None
+    assert [(m["owner"], m["kind"], m["cards"]) for m in view["melds"]] == [
+        (0, "group", ["9C", "9D", "9H"]), (0, "run", ["5S", "6S", "JK=7S", "8S"])]
+    assert sorted(view["hand"]) == ["4H", "7H", "KD", "QC"]
+    assert_no_token_in_urls_and_no_leak(traffic, token, seat=0)
+    context.close()

@@ -1,11 +1,13 @@
 // /play/{id}#token=…: a seat's table and its moves. A hand card is chosen by tapping it (or
 // Enter/Space); then it can be discarded, or laid off by tapping a meld that takes it. A card
-// can also be dragged onto such a meld. Every other move is one of the server's legal actions.
+// can also be dragged onto such a meld. A seat that has not gone down may pick cards into melds
+// and send them (opening.js). Every other move is one of the server's legal actions.
 import {ApiError, apiClient, keepToken, loadSeats, seatName, storedToken} from "./api.js";
 import {cardEl, cardName, cardText, sortedHand} from "./cards.js";
 import {el, say} from "./dom.js";
 import {SEATING, followEvents} from "./live.js";
 import {renderLog} from "./log.js";
+import {mayOpen, newOpening, openingPanel, togglePick} from "./opening.js";
 import {renderTable, tableShell} from "./table.js";
 import {notFoundOr} from "./watch.js";
 
@@ -84,6 +86,7 @@ export async function playPage(app, gameId) {
   app.insertBefore(el("div", {}, refusal, panel), app.querySelector(".layout"));
   const events = [];
   let view = null, selected = null, choices = null, dragged = null, reading = false, stale = false;
+  let opening = newOpening(); // going down by hand: the cards picked and the melds made
   let sortBy = localStorage.getItem(SORT_KEY) === "rank" ? "rank" : "suit";
 
   async function load() {
@@ -96,6 +99,7 @@ export async function playPage(app, gameId) {
         view = await client.get(`${base}/view`);
         if (view.version === before) { renderLog(log, events.filter((e) => e.version <= view.version)); continue; }
         if (selected && !view.hand.includes(selected)) selected = null;
+        if (!mayOpen(view) || opening.hand !== JSON.stringify(view.hand)) opening = newOpening();
         choices = null;
         keepingFocus(render);
       } while (stale);
@@ -103,16 +107,30 @@ export async function playPage(app, gameId) {
       reading = false;
     }
   }
-  /** Run `draw`, then give the focus back to what had it (the same card, meld or button). */
+  /** Run `draw`, then give the focus back to what had it (the same card, meld or button); when
+   * that went away (into a meld being made) or is disabled, to the first card of the hand. */
   function keepingFocus(draw) {
     const had = document.activeElement;
-    const key = !had || !app.contains(had) ? null
-      : had.dataset.card ? `[data-testid=hand] [data-card="${CSS.escape(had.dataset.card)}"]`
-      : had.dataset.meld ? `.meld[data-meld="${had.dataset.meld}"]`
-      : had.getAttribute("aria-label") ? `[aria-label="${CSS.escape(had.getAttribute("aria-label"))}"]` : null;
+    const find = !had || !app.contains(had) || had === document.body ? null : finder(had);
     draw();
-    const again = key && app.querySelector(key);
-    if (again && again !== had) again.focus();
+    if (!find) return;
+    const again = find();
+    if (again && !again.disabled) { if (again !== had) again.focus(); return; }
+    const next = app.querySelector("[data-testid=hand] button") || app.querySelector("[data-testid=go-down]");
+    if (next) next.focus();
+  }
+  /** A function finding, after a redraw, the element that stands for `had`. */
+  function finder(had) {
+    const one = (selector) => () => app.querySelector(selector);
+    if (had.dataset.card) {
+      const card = `[data-testid=hand] [data-card="${CSS.escape(had.dataset.card)}"]`;
+      return () => app.querySelector(`${card}[data-index="${had.dataset.index}"]`) || app.querySelector(card);
+    }
+    if (had.dataset.meld) return one(`.meld[data-meld="${had.dataset.meld}"]`);
+    if (had.getAttribute("aria-label")) return one(`[aria-label="${CSS.escape(had.getAttribute("aria-label"))}"]`);
+    if (had.dataset.testid) return one(`[data-testid="${had.dataset.testid}"]`);
+    const text = had.tagName === "BUTTON" && had.textContent;
+    return text ? () => [...app.querySelectorAll("button")].find((b) => b.textContent === text) : null;
   }
   function render() {
     renderTable(root, view);
@@ -130,6 +148,7 @@ export async function playPage(app, gameId) {
       await client.post(`${base}/actions`, action, {"If-Match": `"${view.version}"`});
       refusal.hidden = true;
       selected = null;
+      opening = newOpening();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const rule = error.body.rule;
@@ -160,12 +179,15 @@ export async function playPage(app, gameId) {
     return el("div", {class: "sort", role: "group", "aria-label": "Sort your hand"},
       el("span", {text: "Sort:"}), option("suit", "By suit"), option("rank", "By rank"));
   }
-  function handCard(code, index) {
-    const button = el("button", {type: "button", class: "card-button", draggable: "true",
-      "aria-pressed": String(code === selected), "aria-label": cardName(code),
+  /** A hand card, `index` its place in view.hand (two decks: the same code may come twice). */
+  function handCard([code, index]) {
+    const pressed = opening.active ? opening.picked.includes(index) : code === selected;
+    const button = el("button", {type: "button", class: "card-button", draggable: String(!opening.active),
+      "aria-pressed": String(pressed), "aria-label": cardName(code),
       "data-card": code, "data-index": index}, cardEl(code));
     button.addEventListener("click", () => {
-      selected = selected === code ? null : code;
+      if (opening.active) togglePick(opening, index);
+      else selected = selected === code ? null : code;
       choices = null;
       keepingFocus(renderMoves);
       markTargets(selected);
@@ -179,12 +201,37 @@ export async function playPage(app, gameId) {
     button.addEventListener("dragend", () => { dragged = null; markTargets(selected); });
     return button;
   }
+  /** [code, index in view.hand] of the hand shown: sorted, without the cards put in melds. */
+  function shownHand() {
+    const taken = new Set(opening.active ? opening.melds.flatMap((meld) => meld.cards) : []);
+    const used = new Set();
+    return sortedHand(view.hand, sortBy).map((code) => {
+      const index = view.hand.findIndex((c, i) => c === code && !used.has(i));
+      used.add(index);
+      return [code, index];
+    }).filter(([, index]) => !taken.has(index));
+  }
+  function startOpening() {
+    opening = {...newOpening(), active: true, hand: JSON.stringify(view.hand)};
+    selected = null;
+    choices = null;
+    renderMoves();
+    markTargets(null);
+    panel.querySelector("[data-testid=hand] button, [data-testid=make-meld]").focus();
+    say("Going down by hand: choose the cards of a meld, then Make meld.");
+  }
   function renderMoves() {
     const mine = view.awaiting.seats.includes(view.seat);
     const hand = el("div", {class: "hand mine", role: "group", "data-testid": "hand",
-      "aria-label": `Your hand, by ${sortBy}: choose a card, then discard it or lay it off on a meld`},
-      sortedHand(view.hand, sortBy).map(handCard));
-    const chosen = selected ? el("div", {class: "chosen", "data-testid": "chosen"},
+      "aria-label": opening.active ? `Your hand, by ${sortBy}: choose the cards of a meld`
+        : `Your hand, by ${sortBy}: choose a card, then discard it or lay it off on a meld`},
+      shownHand().map(handCard));
+    const building = opening.active
+      ? openingPanel(opening, view, () => keepingFocus(renderMoves), act) : null;
+    const byHand = !opening.active && mayOpen(view)
+      ? el("button", {type: "button", class: "move", text: "Go down by picking cards"}) : null;
+    if (byHand) byHand.addEventListener("click", startOpening);
+    const chosen = selected && !opening.active ? el("div", {class: "chosen", "data-testid": "chosen"},
       el("span", {text: `Chosen: ${cardText(selected)}. `}),
       moveButton({type: "discard", card: selected}, view, act),
       layOffsAnywhere(selected) ? el("span", {class: "hint", text: " or tap a highlighted meld to lay it off"}) : null) : null;
@@ -193,7 +240,7 @@ export async function playPage(app, gameId) {
     const moves = view.legal_actions.filter((a) => a.type !== "discard").map((a) => moveButton(a, view, act));
     panel.replaceChildren(...[
       el("div", {class: "you-head"}, el("h2", {text: `You are ${seatName(view.seat)}${mine ? ": your move" : ""}`}), sortToggle()),
-      hand, chosen, picks, el("div", {class: "moves"}, moves)].filter(Boolean));
+      hand, building, chosen, picks, el("div", {class: "moves"}, byHand, moves)].filter(Boolean));
   }
   function layOffsAnywhere(code) {
     return view.legal_actions.some((a) => a.type === "lay_off" && a.card.split("=")[0] === code);
