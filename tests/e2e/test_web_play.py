@@ -1,7 +1,8 @@
 """The play page (/play/{id}) in a real headless Chromium against the e2e stack (gunicorn and a
 real `rummy worker`): a human seat draws, discards, answers a buy offer and is refused with the
 rule's sentence; it sorts its hand by suit or by rank (kept in storage) and lays cards off by
-dragging them onto a meld, by tapping and by keyboard. Everything the page received is checked
+dragging them onto a meld, by tapping and by keyboard; it goes down by picking cards into melds
+on a phone, the server refusing a wrong arrangement with its rule. Everything the page received is checked
 with the API's leak rules for that seat, and the token never travels in a URL."""
 from __future__ import annotations
 
