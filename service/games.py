@@ -10,6 +10,7 @@ from typing import Callable
 
 from domain import awaiting, bot_level, decide, event_to_dict, fold, public_view, seat_view
 from domain.errors import RuleViolation
+from domain.state import RESIGNED
 from service.creation import GameCreation
 from service.decisions import Decision, Folded, decision_rng
 from service.errors import Forbidden, Unauthorized
@@ -284,13 +285,21 @@ def _as_human(game_id: str, record: GameRecord, seat: int, action: dict) -> Deci
     """decide for `seat`'s human: refused (T5) while a bot plays the seat."""
     def decision(state: object, version: int) -> list:
         if bot_level(state, seat) is not None and awaiting(state).status == "playing":
-            how = ("a bot plays it since it was taken over: POST /v1/games/"
-                   f"{game_id}/seats/{seat}/reclaim to play it again"
-                   if state.taken_over[seat] is not None
-                   else "its turn timed out and a bot is finishing that turn")
+            how = _why_a_bot_plays(game_id, seat, state.taken_over[seat])
             raise RuleViolation("T5", f"Your seat does not take actions now: {how}.")
         return decide(state, seat, action, decision_rng(record.rng_seed, version))
     return decision
+
+
+def _why_a_bot_plays(game_id: str, seat: int, taken_over: object) -> str:
+    """The end of a T5 refusal: resigned (final, T3), taken over after timeouts (reclaim),
+    or a timed-out turn a bot is finishing (`taken_over` None)."""
+    if taken_over is None:
+        return "its turn timed out and a bot is finishing that turn"
+    if taken_over.reason == RESIGNED:
+        return "you resigned it, and a resignation is final"
+    return (f"a bot plays it since it was taken over: POST /v1/games/{game_id}/seats/{seat}/"
+            "reclaim to play it again")
 
 
 def _round(state: object) -> int | None:

@@ -193,6 +193,10 @@ def test_reclaim_resign_and_abort_through_the_api(client, service, jobs_wiring):
                                                                 "reason": "resigned"}
     back = client.post(f"/v1/games/{gid}/seats/{other}/reclaim", headers=bearer(tokens[other]))
     assert back.status_code == 422 and back.get_json()["rule"] == "T3"
+    acting = client.post(f"/v1/games/{gid}/actions", json={"type": "draw", "from": "stock"},
+                         headers=bearer(tokens[other]))
+    detail = acting.get_json()["detail"]  # not sent to a reclaim that refuses it (T3)
+    assert acting.get_json()["rule"] == "T5" and "final" in detail and "reclaim" not in detail
 
     assert client.post(f"/v1/games/{gid}/abort", headers=bearer(tokens[turn])).status_code == 403
     aborted = client.post(f"/v1/games/{gid}/abort", headers=bearer(game["admin_token"]))
