@@ -56,7 +56,7 @@ def _may_open(round_, hand):
     of the search. Rounds 1-6: the fewest holes any opening has (the cheapest groups on the
     whole hand's rank counts, plus each run at the best window's holes: taking cards for one
     meld never makes another cheaper) must not exceed the jokers, which is the search's own
-    bound at its root. Round 7: see `_may_go_out`. A string that is not a card code passes,
+    bound at its root. Round 7: see `search_final.may_go_out`. A string that is not a card code passes,
     so the search raises on it.
     """
     if round_ == FINAL_ROUND:

@@ -131,9 +131,11 @@ class StreamLeases:
         now, gone = time.monotonic(), {}
         with self._lock:
             for holder, warm in list(self._warm.items()):
-                kept = [w for w in warm if now - w[1] < older_than_s]
-                if len(kept) < len(warm):
-                    gone[holder] = [w[0] for w in warm if now - w[1] >= older_than_s]
+                kept, due = [], []
+                for entry in warm:
+                    (kept if now - entry[1] < older_than_s else due).append(entry)
+                if due:
+                    gone[holder] = [lease for lease, _, _ in due]
                 if kept:
                     self._warm[holder] = kept
                 else:

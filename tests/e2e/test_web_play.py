@@ -224,36 +224,31 @@ def test_a_seat_goes_down_by_picking_cards_into_melds_the_server_checking_them(
     assert view["version"] == version and view["melds"] == [] and len(view["hand"]) == 11
     assert built.count() == 2  # the melds made stay, to be mended
 
-    page.get_by_role("button", name="Take back meld 2").focus()  # keyboard from here on
-    page.keyboard.press("Enter")
+    def press(target, key="Enter"):  # keyboard from here on: focus, then the key
+        target.focus()
+        page.keyboard.press(key)
+
+    press(page.get_by_role("button", name="Take back meld 2"))
     assert built.count() == 1 and card("KD").count() == 1
     for code in ("5S", "6S", "JK"):  # a joker at a run's end goes above it, or below on request
-        card(code).focus()
-        page.keyboard.press("Space")
-    make.focus()
-    page.keyboard.press("Enter")
+        press(card(code), "Space")
+    press(make)
     assert built.nth(1).get_attribute("aria-label") == (
         "Meld 2: five of spades, six of spades, joker as seven of spades")
     low_end = page.get_by_role("button", name="Meld 2: joker at the low end")
-    low_end.focus()
-    page.keyboard.press("Enter")
+    press(low_end)
     assert low_end.get_attribute("aria-pressed") == "true"
     assert low_end.evaluate("b => b === document.activeElement")  # the focus stays
     assert built.nth(1).get_attribute("aria-label") == (
         "Meld 2: joker as four of spades, five of spades, six of spades")
-    page.get_by_role("button", name="Take back meld 2").focus()
-    page.keyboard.press("Enter")
+    press(page.get_by_role("button", name="Take back meld 2"))
     for code in ("8S", "JK", "6S", "5S"):
-        card(code).focus()
-        page.keyboard.press("Space")
+        press(card(code), "Space")
     assert page.get_by_test_id("picked").inner_text() == "Picked: 8♠ joker 6♠ 5♠"
-    make.focus()
-    page.keyboard.press("Enter")
+    press(make)
     assert built.nth(1).get_attribute("aria-label") == (
         "Meld 2: five of spades, six of spades, joker as seven of spades, eight of spades")
-    go_down = page.get_by_role("button", name="Go down with 2 melds")
-    go_down.focus()
-    page.keyboard.press("Enter")
+    press(page.get_by_role("button", name="Go down with 2 melds"))
     page.wait_for_function("document.querySelectorAll('.table .meld[data-meld]').length === 2")
     assert builder.count() == 0 and refusal.is_hidden()
     view = client.get(f"/v1/games/{game_id}/view", token).json()
