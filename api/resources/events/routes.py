@@ -148,8 +148,10 @@ def _feed(svc, game_id, who, after, heartbeat_s, until, slot: Slot, finished: bo
             slot.renew_if_due()
         if svc.draining:  # the server is stopping: come back (to another process) shortly
             yield f"retry: {random.randint(*DRAIN_RETRY_MS)}\n\n"
-    except StoreError:  # the stream just ends; the client reconnects with Last-Event-ID
-        log.exception("event stream of game=%s ends after version=%s", game_id, after)
+    except StoreError as e:  # the stream just ends; the client reconnects with Last-Event-ID
+        # One line, no traceback: an outage ends every open stream at once, and the cause is the
+        # same for all of them (and /ready reports the store as down).
+        log.warning("event stream of game=%s ends after version=%s: %s", game_id, after, e)
 
 
 def _over(svc, game_id) -> int | None:
