@@ -215,17 +215,24 @@ def _check_group(cards):
 def _check_run(cards):
     if JOKER in cards:
         raise RuleViolation("R3.3", "a joker in a run must be written with its card, e.g. JK=6C")
+    low, suit, _ = _ENTRY[cards[0]]
+    if any(_ENTRY[entry][1] != suit for entry in cards):  # said first: it may be a group meant
+        raise RuleViolation("R3.2", mixed_suits(cards))
     if len(cards) < MIN_LENGTH[RUN]:
         raise RuleViolation("R3.2", f"a run needs at least 4 cards, not {len(cards)}")
-    low, suit, _ = _ENTRY[cards[0]]
     for offset, entry in enumerate(cards):
-        number, entry_suit, joker = _ENTRY[entry]
-        if entry_suit != suit:
-            raise RuleViolation("R3.2", "a run is all one suit")
+        number, _, joker = _ENTRY[entry]
         want = low + offset
         if number == want or (number == 1 and want == ACE_HIGH):
             continue
         raise RuleViolation(*_run_break(cards, offset, want, joker))
+
+
+def mixed_suits(cards):
+    """The reason a meld whose entries (written codes) hold two suits and two ranks is refused:
+    said for both kinds, since the player may have meant a group (R3.1) as well as a run (R3.2)."""
+    written = " ".join(cards)
+    return f"{written} is no meld: a run is all one suit (R3.2) and a group all one rank (R3.1)"
 
 
 def _run_break(cards, offset, want, joker):

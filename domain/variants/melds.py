@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from domain.cards import ACE_HIGH, JOKER, NATURALS, RANKS, RANK_NUMBERS, SUITS, card_at, joker_as
 from domain.errors import MalformedAction, RuleViolation
-from domain.melds import GROUP, RUN, Meld, wild_index
+from domain.melds import GROUP, RUN, Meld, mixed_suits, wild_index
 from domain.cards import number_and_suit
 
 DEUCES = tuple("2" + suit for suit in SUITS)
@@ -73,16 +73,16 @@ def _check_group(cards, infos, rules) -> None:
 def _check_run(cards, infos, rules) -> None:
     if any(i[2] and i[1] is None for i in infos):
         raise RuleViolation("R3.3", "a wild card in a run is written with its card, e.g. JK=6C")
+    if len({i[1] for i in infos}) > 1:  # said first: it may be a group meant
+        raise RuleViolation("R3.2", mixed_suits(cards))
     if len(cards) < rules.run_min:
         raise RuleViolation("R3.2", f"a run needs at least {rules.run_min} cards, not "
                                     f"{len(cards)}")
     low, suit = infos[0][0], infos[0][1]
     if rules.ace_high_only and low == 1:
         raise RuleViolation("R11.14", "the ace is high only: A-2-3-4 is no run")
-    for offset, (number, entry_suit, wild) in enumerate(infos):
+    for offset, (number, _, wild) in enumerate(infos):
         want = low + offset
-        if entry_suit != suit:
-            raise RuleViolation("R3.2", "a run is all one suit")
         if want > ACE_HIGH:
             raise RuleViolation("R3.2", "nothing goes beyond an ace: a run does not wrap")
         if number != want and not (number == 1 and want == ACE_HIGH):

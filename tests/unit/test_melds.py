@@ -3,6 +3,7 @@
 import pytest
 
 from domain.errors import MalformedAction, RuleViolation
+from domain.profile.options import MeldRules
 from domain.melds import (
     Meld, group_rank, joker_swaps, lay_off, layoff_targets, layoffs_for_hand, make_meld,
     run_span, swap_joker,
@@ -52,6 +53,19 @@ def test_r3_2_a_run_needs_four_cards():
 
 def test_r3_2_a_run_is_one_suit():
     refused("R3.2", make_meld, 0, ["5D", "6D", "7H", "8D"])
+
+
+def test_r3_2_cards_of_two_suits_and_two_ranks_are_refused_for_both_kinds():
+    # Three cards meant as a group, one of another rank: the reason names both kinds, not the
+    # run's minimum length.
+    refusal = refused("R3.2", make_meld, 0, ["7H", "7S", "8D"])
+    assert "7H 7S 8D is no meld" in refusal.message and "group all one rank" in refusal.message
+
+
+def test_r3_2_the_same_reason_under_a_profile_with_wild_deuces():
+    rules = MeldRules(run_min=3, wild_twos=True)
+    refusal = refused("R3.2", make_meld, 0, ["7H", "7S", "8D"], rules)
+    assert "7H 7S 8D is no meld" in refusal.message
 
 
 def test_r3_2_a_run_is_written_low_to_high_without_gaps():
