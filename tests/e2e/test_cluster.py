@@ -5,7 +5,9 @@ cluster of three primaries and three replicas (service.embedded_cluster), the RQ
 separate single server (RUMMY_QUEUE_URL). Four-bot games play to their end, and one does
 through a manual failover of the primary serving it (CLUSTER FAILOVER on its replica): no
 acknowledged event is lost (versions contiguous, every event seen before still there, each
-round dealt and scored once, 107 cards at each round's end, R1.4)."""
+round dealt and scored once, 107 cards at each round's end, R1.4). The keys of issue 8 live on
+the cluster too: a private lobby game joined by code by a player, listed in that player's inbox
+(its index keyed by the player's own hash tag), then its rematch."""
 from __future__ import annotations
 
 import os
@@ -22,6 +24,9 @@ from service.keys import events_key
 from test_games import BOTS
 from test_redis_outage import check_game, events_until
 
+INTEGRATION_KEY = "cluster-integration-key-0123456789"
+AS_ANN = {"X-Integration-Key": INTEGRATION_KEY, "X-Player-Id": "ann"}
+
 
 @pytest.fixture(scope="module")
 def stack(redis_cluster, redis_url, tmp_path_factory):
@@ -34,6 +39,7 @@ def stack(redis_cluster, redis_url, tmp_path_factory):
            "RUMMY_ADMIN_KEY": ADMIN_KEY, "RUMMY_SECRET": SECRET,
            "RUMMY_OFFER_DEADLINE_S": str(OFFER_DEADLINE_S), "RUMMY_SWEEP_INTERVAL_S": "1",
            "RUMMY_SWEEP_STALE_S": "3", "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1",
+           "RUMMY_INTEGRATION_KEY": INTEGRATION_KEY,
            "RUMMY_RATE_LIMITS": "general=1000/second"}  # counted on the cluster too
     logs = tmp_path_factory.mktemp("cluster")
     bind = f"127.0.0.1:{free_port()}"
@@ -85,3 +91,27 @@ def test_a_silent_humans_turn_times_out_through_the_deadline_set_on_the_cluster(
                             lambda event: event["type"] == "SeatTakenOver", 20, seen)
     assert taken["data"] == {"seat": 0, "level": "basic", "reason": "timeouts"}
     assert [e["type"] for e in seen].count("TurnTimedOut") == 1
+
+
+def test_a_private_lobby_game_joined_by_a_player_reaches_her_inbox_on_the_cluster(stack):
+    """Join code, the seat's player, the inbox index and the rematch: each a key of its own
+    slot (`rummy:join:*`, `rummy:{<game>}:*`, `rummy:{player:ann}:*`) on the cluster."""
+    client, _, _ = stack
+    host = {"kind": "human", "name": "Host"}
+    game = client.create([host, {"kind": "open", "level": "basic"}] + BOTS[2:],
+                         visibility="private", auto_start=True,
+                         clock={"turn_s": 1, "offer_s": 1, "timeouts_before_takeover": 1})
+    gid = game["id"]
+    assert client.get(f"/v1/games/{gid}").json()["type"] == "/docs/problems#game-not-found"
+    joined = client.http.post(f"{client.base}/v1/games/join", headers=AS_ANN, timeout=10,
+                              json={"code": game["join_code"], "name": "Ann"})
+    assert joined.status_code == 201, joined.text
+    assert (joined.json()["game_id"], joined.json()["seat"]) == (gid, 1)
+    inbox = client.get("/v1/players/ann/games?status=playing", **AS_ANN).json()["items"]
+    assert [(item["game_id"], item["seat"]) for item in inbox] == [(gid, 1)]
+    client.follow_to_end(gid, game["admin_token"], 60)  # both humans silent: bots take over
+    rematch = client.post(f"/v1/games/{gid}/rematch", game["admin_token"])
+    assert rematch.status_code in (200, 201), rematch.text
+    inbox = client.get("/v1/players/ann/games", **AS_ANN).json()["items"]
+    assert [(item["game_id"], item["seat"]) for item in inbox] == [
+        (rematch.json()["id"], 1), (gid, 1)]
