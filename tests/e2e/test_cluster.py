@@ -7,9 +7,10 @@ through a manual failover of the primary serving it (CLUSTER FAILOVER on its rep
 acknowledged event is lost (versions contiguous, every event seen before still there, each
 round dealt and scored once, 107 cards at each round's end, R1.4). The keys of issue 8 live on
 the cluster too: a private lobby game joined by code by a player, listed in that player's inbox
-(its index keyed by the player's own hash tag), then its rematch."""
+(its index keyed by the player's own hash tag), told by a signed webhook, then its rematch."""
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 
@@ -17,7 +18,8 @@ import pytest
 import redis
 from rq.worker_registration import REDIS_WORKER_KEYS
 
-from bench.stack import free_port, start_api, start_worker, stop, wait_healthy
+from bench.stack import free_port, start_api, start_webhook_worker, start_worker, stop_all, wait_healthy
+from bench.webhook_receiver import Receiver
 from e2e_harness import ADMIN_KEY, OFFER_DEADLINE_S, SECRET, Client
 from service.connections import connect
 from service.keys import events_key
@@ -26,11 +28,20 @@ from test_redis_outage import check_game, events_until
 
 INTEGRATION_KEY = "cluster-integration-key-0123456789"
 AS_ANN = {"X-Integration-Key": INTEGRATION_KEY, "X-Player-Id": "ann"}
+WEBHOOK_SECRET = "whsec_" + base64.b64encode(b"cluster webhook secret, 32 bytes").decode()
 
 
 @pytest.fixture(scope="module")
-def stack(redis_cluster, redis_url, tmp_path_factory):
-    """(client, cluster client, queue client) of an API and a worker on the cluster."""
+def receiver():
+    found = Receiver(WEBHOOK_SECRET)
+    yield found
+    found.close()
+
+
+@pytest.fixture(scope="module")
+def stack(redis_cluster, redis_url, receiver, tmp_path_factory):
+    """(client, cluster client, queue client) of an API, a worker and a webhook worker on the
+    cluster, webhooks to `receiver`."""
     queues = redis.Redis.from_url(redis_url)
     queues.flushdb()
     store = connect(redis_cluster.url)
@@ -39,21 +50,22 @@ def stack(redis_cluster, redis_url, tmp_path_factory):
            "RUMMY_ADMIN_KEY": ADMIN_KEY, "RUMMY_SECRET": SECRET,
            "RUMMY_OFFER_DEADLINE_S": str(OFFER_DEADLINE_S), "RUMMY_SWEEP_INTERVAL_S": "1",
            "RUMMY_SWEEP_STALE_S": "3", "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1",
-           "RUMMY_INTEGRATION_KEY": INTEGRATION_KEY,
+           "RUMMY_INTEGRATION_KEY": INTEGRATION_KEY, "RUMMY_WEBHOOK_URL": receiver.url,
+           "RUMMY_WEBHOOK_SECRET": WEBHOOK_SECRET,
            "RUMMY_RATE_LIMITS": "general=1000/second"}  # counted on the cluster too
     logs = tmp_path_factory.mktemp("cluster")
     bind = f"127.0.0.1:{free_port()}"
-    api_log, worker_log = (logs / "api.log").open("w"), (logs / "worker.log").open("w")
-    api = start_api(env, bind, stdout=api_log, stderr=subprocess.STDOUT)
-    worker = start_worker(env, stdout=worker_log, stderr=subprocess.STDOUT)
+    out = [(logs / f"{name}.log").open("w") for name in ("api", "worker", "webhooks")]
+    procs = [start_api(env, bind, stdout=out[0], stderr=subprocess.STDOUT),
+             start_worker(env, stdout=out[1], stderr=subprocess.STDOUT),
+             start_webhook_worker(env, stdout=out[2], stderr=subprocess.STDOUT)]
     try:
-        wait_healthy(f"http://{bind}", api)
+        wait_healthy(f"http://{bind}", procs[0])
         yield Client(f"http://{bind}"), store, queues
     finally:
-        stop(api)
-        stop(worker)
-        api_log.close()
-        worker_log.close()
+        stop_all(procs)
+        for file in out:
+            file.close()
 
 
 def test_four_bots_finish_on_the_cluster_with_the_queues_on_their_own_server(stack):
@@ -93,7 +105,8 @@ def test_a_silent_humans_turn_times_out_through_the_deadline_set_on_the_cluster(
     assert [e["type"] for e in seen].count("TurnTimedOut") == 1
 
 
-def test_a_private_lobby_game_joined_by_a_player_reaches_her_inbox_on_the_cluster(stack):
+def test_a_private_lobby_game_joined_by_a_player_reaches_her_inbox_on_the_cluster(stack,
+                                                                                  receiver):
     """Join code, the seat's player, the inbox index and the rematch: each a key of its own
     slot (`rummy:join:*`, `rummy:{<game>}:*`, `rummy:{player:ann}:*`) on the cluster."""
     client, _, _ = stack
@@ -109,7 +122,12 @@ def test_a_private_lobby_game_joined_by_a_player_reaches_her_inbox_on_the_cluste
     assert (joined.json()["game_id"], joined.json()["seat"]) == (gid, 1)
     inbox = client.get("/v1/players/ann/games?status=playing", **AS_ANN).json()["items"]
     assert [(item["game_id"], item["seat"]) for item in inbox] == [(gid, 1)]
-    client.follow_to_end(gid, game["admin_token"], 60)  # both humans silent: bots take over
+    events = client.follow_to_end(gid, game["admin_token"], 60)  # silent humans: taken over
+    ended = next(e["version"] for e in events if e["type"] == "GameEnded")
+    finished = f"msg_{gid}_{ended}_game.finished_game"  # its delivery records on the cluster
+    assert receiver.wait_for(lambda got: finished in got, 30), sorted(receiver.accepted)
+    assert receiver.accepted[finished][0]["data"]["winners"] == client.get(
+        f"/v1/games/{gid}", game["admin_token"]).json()["winners"]
     rematch = client.post(f"/v1/games/{gid}/rematch", game["admin_token"])
     assert rematch.status_code in (200, 201), rematch.text
     inbox = client.get("/v1/players/ann/games", **AS_ANN).json()["items"]
