@@ -2,24 +2,49 @@
 // at a time and sends the `open` action with those melds; the server checks the arrangement
 // (R3, R4.2, R4.3) and a refusal names the rule. The page only writes each meld the way the
 // API reads one (FORMAT.md): a group's jokers bare ("JK"), a run low to high with each joker
-// declared ("JK=7S"); it decides nothing.
+// declared ("JK=7S"), and wild deuces declared under R11.15 ("2C=7S", "2C=7"); it decides
+// nothing.
 import {cardEl, cardName, cardText} from "./cards.js";
 import {el, say} from "./dom.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]; // 1..14
 const isJoker = (code) => code.startsWith("JK");
 const rankOf = (code) => RANKS.indexOf(code.slice(0, -1)) + 1; // ace 1, king 13
+const isDeuce = (code) => rankOf(code) === 2;
+
+/** The cards of `codes` played as wild cards (R3.3; deuces too under R11.15 when `wildTwos`):
+ * [naturals, wild cards]. A deuce stays natural in a group of deuces, or in a run of its own
+ * suit beside an ace or a three; elsewhere it is wild. */
+function wildCards(codes, wildTwos) {
+  const jokers = codes.filter(isJoker);
+  const naturals = codes.filter((c) => !isJoker(c));
+  const others = naturals.filter((c) => !isDeuce(c));
+  if (!wildTwos || !others.length) return [naturals, jokers];
+  const suit = others[0].slice(-1);
+  const beside = others.some((c) => c.slice(-1) === suit && [1, 3].includes(rankOf(c)));
+  const oneRank = new Set(others.map((c) => c.slice(0, -1))).size === 1;
+  const natural = (c) => !isDeuce(c) || (!oneRank && beside && c.slice(-1) === suit);
+  return [naturals.filter(natural), [...naturals.filter((c) => !natural(c)), ...jokers]];
+}
+
+/** How wild card `code` is written standing for rank `rank` (a number, ace 1 or 14) of `suit`
+ * (null in a group): a joker "JK=7S" or "JK", a deuce "2C=7S" or "2C=7" (FORMAT.md). */
+function declared(code, rank, suit) {
+  if (isJoker(code)) return suit ? `JK=${RANKS[rank - 1]}${suit}` : "JK";
+  return `${code}=${RANKS[rank - 1]}${suit || ""}`;
+}
 
 /** The meld of hand cards `codes` as the API reads it: one rank of naturals makes a group
- * (naturals by suit, then bare jokers); otherwise a run of the naturals' suit, low to high, an
- * ace high when it sits nearer the king, each joker declared where it fills a gap, then above
- * the top (below the bottom when `low`, or past an ace). A meld the rules refuse is written all
+ * (naturals by suit, then its wild cards); otherwise a run of the naturals' suit, low to high,
+ * an ace high when it sits nearer the king, each wild card declared where it fills a gap, then
+ * above the top (below the bottom when `low`, or past an ace). Under `wildTwos` (R11.15) deuces
+ * are wild where they cannot be natural (`wildCards`). A meld the rules refuse is written all
  * the same: the server says why. ["6S", "JK", "5S", "8S"] -> ["5S", "6S", "JK=7S", "8S"]. */
-export function writeMeld(codes, low = false) {
-  const naturals = codes.filter((c) => !isJoker(c));
-  const jokers = codes.length - naturals.length;
+export function writeMeld(codes, low = false, wildTwos = false) {
+  const [naturals, wilds] = wildCards(codes, wildTwos);
   if (!naturals.length || new Set(naturals.map((c) => c.slice(0, -1))).size === 1) {
-    return [...naturals.sort(), ...Array(jokers).fill("JK")];
+    const rank = naturals.length ? rankOf(naturals[0]) : 0;
+    return [...naturals.sort(), ...wilds.map((c) => isJoker(c) ? "JK" : declared(c, rank, null))];
   }
   const suit = naturals[0].slice(-1);
   const ranked = naturals.filter((c) => rankOf(c) !== 1).map((c) => [rankOf(c), c]);
@@ -28,16 +53,16 @@ export function writeMeld(codes, low = false) {
   aces.forEach((ace, n) => ranked.push([n === 1 || (aces.length === 1 && 14 - highest < lowest - 1) ? 14 : 1, ace]));
   ranked.sort((a, b) => a[0] - b[0]);
   const run = [];
-  let spare = jokers;
-  for (const [rank, code] of ranked) { // fill the gaps the jokers can
+  const spare = [...wilds];
+  for (const [rank, code] of ranked) { // fill the gaps the wild cards can
     const last = run.length ? run[run.length - 1][0] : rank;
-    for (let r = last + 1; r < rank && spare; r++, spare--) run.push([r, `JK=${RANKS[r - 1]}${suit}`]);
+    for (let r = last + 1; r < rank && spare.length; r++) run.push([r, declared(spare.shift(), r, suit)]);
     run.push([rank, code]);
   }
-  while (spare--) {
+  while (spare.length) {
     const top = run[run.length - 1][0], bottom = run[0][0];
-    if (top < 14 && !(low && bottom > 1)) run.push([top + 1, `JK=${RANKS[top]}${suit}`]);
-    else run.unshift([bottom - 1, `JK=${RANKS[bottom - 2] || "A"}${suit}`]);
+    if (top < 14 && !(low && bottom > 1)) run.push([top + 1, declared(spare.shift(), top + 1, suit)]);
+    else run.unshift([bottom - 1, declared(spare.shift(), Math.max(bottom - 1, 1), suit)]);
   }
   return run.map(([, code]) => code);
 }
@@ -54,11 +79,12 @@ export function mayOpen(view) {
     && view.opened && view.opened[view.seat] === null;
 }
 
-const written = (meld, hand) => writeMeld(meld.cards.map((i) => hand[i]), meld.low);
+const wildTwos = (view) => Boolean(view.profile && view.profile.wild_twos);
+const written = (meld, view) => writeMeld(meld.cards.map((i) => view.hand[i]), meld.low, wildTwos(view));
 
-/** The `open` action of the melds made. */
-export function openAction(opening, hand) {
-  return {type: "open", melds: opening.melds.map((meld) => written(meld, hand))};
+/** The `open` action of the melds made from `view.hand`. */
+export function openAction(opening, view) {
+  return {type: "open", melds: opening.melds.map((meld) => written(meld, view))};
 }
 
 /** The hand card at index `index` is picked or let go. */
@@ -82,13 +108,13 @@ export function openingPanel(opening, view, redraw, send) {
   const make = button("Make meld", () => {
     opening.melds.push({cards: [...opening.picked], low: false});
     opening.picked = [];
-    say(`Meld ${opening.melds.length}: ${writeMeld(picked).map(cardName).join(", ")}.`);
+    say(`Meld ${opening.melds.length}: ${writeMeld(picked, false, wildTwos(view)).map(cardName).join(", ")}.`);
     redraw();
   }, {disabled: !picked.length, "data-testid": "make-meld"});
   const built = opening.melds.map((meld, n) => {
-    const cards = written(meld, hand);
+    const cards = written(meld, view);
     const flip = { ...meld, low: !meld.low }; // a joker at a run's end may go to the other end
-    const movable = JSON.stringify(written(flip, hand)) !== JSON.stringify(cards);
+    const movable = JSON.stringify(written(flip, view)) !== JSON.stringify(cards);
     return el("li", {class: "built-meld", "aria-label": `Meld ${n + 1}: ${cards.map(cardName).join(", ")}`},
       el("span", {class: "meld-kind", text: `Meld ${n + 1}`}),
       el("span", {class: "meld"}, cards.map(cardEl)),
@@ -106,7 +132,7 @@ export function openingPanel(opening, view, redraw, send) {
     count ? el("ol", {class: "built", "aria-label": "Melds to lay down"}, built) : null,
     el("div", {class: "moves"},
       make,
-      button(`Go down with ${count} meld${count === 1 ? "" : "s"}`, () => send(openAction(opening, hand)),
+      button(`Go down with ${count} meld${count === 1 ? "" : "s"}`, () => send(openAction(opening, view)),
         {disabled: !count, "data-testid": "go-down"}),
       button("Clear", () => { opening.picked = []; opening.melds = []; redraw(); }, {disabled: !count && !picked.length}),
       button("Cancel", () => { Object.assign(opening, newOpening()); redraw(); })));
