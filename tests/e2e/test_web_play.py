@@ -223,6 +223,10 @@ def test_a_seat_goes_down_by_picking_cards_into_melds_the_server_checking_them(
     view = client.get(f"/v1/games/{game_id}/view", token).json()
     assert view["version"] == version and view["melds"] == [] and len(view["hand"]) == 11
     assert built.count() == 2  # the melds made stay, to be mended
+    traffic.keep_bodies()  # for the leak check: a reload loses the bodies received
+    page.reload()  # and outlive a reload (sessionStorage)
+    built.nth(1).wait_for()
+    assert built.count() == 2 and card("9C").count() == 0
 
     def press(target, key="Enter"):  # keyboard from here on: focus, then the key
         target.focus()

@@ -73,6 +73,22 @@ export function newOpening() {
   return {active: false, picked: [], melds: []};
 }
 
+/** The going down kept under `key` for this tab (sessionStorage), so that melds being made
+ * outlive a reload; a new one when none is kept. The caller drops it when the hand changed. */
+export function keptOpening(key) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(key));
+    return kept && Array.isArray(kept.picked) && Array.isArray(kept.melds) ? kept : newOpening();
+  } catch {
+    return newOpening(); // storage off, or not ours: start afresh
+  }
+}
+
+/** Keep `opening` under `key` for this tab (see `keptOpening`). */
+export function keepOpening(key, opening) {
+  try { sessionStorage.setItem(key, JSON.stringify(opening)); } catch { /* storage off */ }
+}
+
 /** Whether the seat may go down now: its turn, after drawing, not opened yet (R4.2, R5.4). */
 export function mayOpen(view) {
   return view.status === "playing" && view.phase === "play" && view.turn === view.seat

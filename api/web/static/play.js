@@ -7,7 +7,7 @@ import {cardEl, cardName, cardText, sortedHand} from "./cards.js";
 import {el, say} from "./dom.js";
 import {SEATING, followEvents} from "./live.js";
 import {renderLog} from "./log.js";
-import {mayOpen, newOpening, openingPanel, togglePick} from "./opening.js";
+import {keepOpening, keptOpening, mayOpen, newOpening, openingPanel, togglePick} from "./opening.js";
 import {renderTable, tableShell} from "./table.js";
 import {notFoundOr} from "./watch.js";
 
@@ -86,7 +86,8 @@ export async function playPage(app, gameId) {
   app.insertBefore(el("div", {}, refusal, panel), app.querySelector(".layout"));
   const events = [];
   let view = null, selected = null, choices = null, dragged = null, reading = false, stale = false;
-  let opening = newOpening(); // going down by hand: the cards picked and the melds made
+  const openingKey = `opening ${base}`;
+  let opening = keptOpening(openingKey); // going down by hand: the cards picked, the melds made
   let sortBy = localStorage.getItem(SORT_KEY) === "rank" ? "rank" : "suit";
 
   async function load() {
@@ -221,6 +222,7 @@ export async function playPage(app, gameId) {
     say("Going down by hand: choose the cards of a meld, then Make meld.");
   }
   function renderMoves() {
+    keepOpening(openingKey, opening);
     const mine = view.awaiting.seats.includes(view.seat);
     const hand = el("div", {class: "hand mine", role: "group", "data-testid": "hand",
       "aria-label": opening.active ? `Your hand, by ${sortBy}: choose the cards of a meld`
