@@ -5,6 +5,8 @@ writes the index only when what it records changes, and nothing is left in Redis
 games are over (no job, no result, no snapshot of a finished game, no queue entry)."""
 from __future__ import annotations
 
+import time
+
 import redis
 
 from domain import awaiting, choose_action
@@ -13,7 +15,8 @@ from service import bot_turns
 from service.bot_turns import bot_rng
 from service.index import GameIndex
 from service.keys import events_key, summary_key
-from service.ready_games import ReadyGames
+from service import ready_games
+from service.ready_games import OWNERS, SKIPS, ReadyGames
 from workers import turns
 from workers.turns import TurnLoop
 
@@ -144,9 +147,25 @@ def test_a_lease_that_ends_puts_a_killed_workers_game_back(wiring, monkeypatch):
     ready = ReadyGames(wiring.queue_client)
     assert ready.take(lease_ms=50) == [(game["id"], game["version"])]  # then "killed"
     assert ready.take(lease_ms=50) == []  # leased: no one else plays it
-    import time
     time.sleep(0.1)
     assert ready.take(lease_ms=50) == [(game["id"], game["version"])]
+
+
+def test_a_worker_takes_its_own_game_behind_the_head_but_passes_the_head_over_at_most_twice(
+        wiring):
+    """A worker prefers the games it played last (its cached state is current), but the game
+    at the head (here of another worker) waits at most MAX_SKIPS slices more than FIFO."""
+    ready = ReadyGames(wiring.queue_client)
+    games = ["a-other", "b-mine", "c-mine", "d-mine"]
+    for version, game_id in enumerate(games, start=1):
+        ready.mark(game_id, version, urgent=False)
+        time.sleep(0.002)  # one ms apart at least: queued in this order
+    wiring.queue_client.hset(OWNERS, mapping={"a-other": "other", "b-mine": "me",
+                                              "c-mine": "me", "d-mine": "me"})
+    assert ready_games.MAX_SKIPS == 2
+    taken = [ready.take(30_000, worker="me")[0][0] for _ in games]
+    assert taken == ["b-mine", "c-mine", "a-other", "d-mine"]
+    assert not wiring.queue_client.exists(SKIPS)  # a game taken forgets its skips
 
 
 def test_a_slice_on_a_state_another_append_overtook_appends_nothing_twice(wiring, bare):
