@@ -19,10 +19,12 @@ class GameLoader:
         self.store = store
         self.snapshots = snapshots
 
-    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object]:
+    def load(self, game_id: str, upto: int | None = None,
+             near: int | None = None) -> tuple[int, object]:
         """(version, GameState) after the last event, or after event `upto` when given
-        (capped at the stream's end). Raises GameNotFound for a game without events."""
-        base_version, base = self.snapshots.load(game_id, upto) or (0, None)
+        (capped at the stream's end); `near`: the version the caller expects (Snapshots.load).
+        Raises GameNotFound for a game without events."""
+        base_version, base = self.snapshots.load(game_id, upto, near) or (0, None)
         tail = self.store.read(game_id, after=base_version, upto=upto)
         if base is None and not tail:
             raise GameNotFound(game_id)

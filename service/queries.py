@@ -91,9 +91,12 @@ class GameReads:
             return Grants
         return lambda: self.grants.get(game_id)
 
-    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object]:
-        """(version, GameState) of the game, after event `upto` if given. Raises GameNotFound."""
-        return self.loader.load(game_id, upto)
+    def load(self, game_id: str, upto: int | None = None,
+             near: int | None = None) -> tuple[int, object]:
+        """(version, GameState) of the game, after event `upto` if given; `near`: the version
+        the caller expects it at, a hint (service.snapshots.Snapshots.load). Raises
+        GameNotFound."""
+        return self.loader.load(game_id, upto, near)
 
     def archived(self, game_id: str) -> bool:
         """Whether `game_id` left Redis for the archive (service.retention): False without an

@@ -142,9 +142,26 @@ class Snapshots:
     def __init__(self, *layers: MemorySnapshots | RedisSnapshots) -> None:
         self.layers = layers
 
-    def load(self, game_id: str, upto: int | None = None) -> tuple[int, object] | None:
-        """The first layer's cached (version, state) with version <= `upto`, or None."""
-        return next((hit for layer in self.layers if (hit := layer.load(game_id, upto))), None)
+    def load(self, game_id: str, upto: int | None = None,
+             near: int | None = None) -> tuple[int, object] | None:
+        """The first layer's cached (version, state) with version <= `upto`, or None. With
+        `near` (the version the caller expects the game at: a hint), a hit more than a stored
+        layer's spacing (`every`) behind it goes on to the next layers and the newest hit wins:
+        a worker's cached state of a game the other worker played since would make it read
+        and fold hundreds of events, a stored snapshot fewer than `every`."""
+        best = None
+        for layer in self.layers:
+            hit = layer.load(game_id, upto)
+            if hit is not None and (best is None or hit[0] > best[0]):
+                best = hit
+            if best is not None and (near is None or near - best[0] <= self.spacing):
+                return best
+        return best
+
+    @property
+    def spacing(self) -> int:
+        """The versions between two stored snapshots (the largest `every` of the layers)."""
+        return max((getattr(layer, "every", 0) for layer in self.layers), default=0)
 
     def forget(self, game_id: str) -> None:
         """Drop `game_id` from the in-process layers (Redis keys are removed by their owner,

@@ -151,11 +151,12 @@ class TurnLoop:
             return game_id, version, DONE
 
     def _state(self, game_id: str, hint: int) -> tuple[int, object]:
-        """The (version, state) held for `game_id` if it is at `hint`, else loaded."""
+        """The (version, state) held for `game_id` if it is at `hint`, else loaded (from a
+        stored snapshot rather than a cached state far behind the hint)."""
         held = self.states.get(game_id)
         if held is not None and held[0] == hint:
             return held
-        version, state = self.service.load(game_id)
+        version, state = self.service.load(game_id, near=hint if hint >= 0 else None)
         self._keep(game_id, version, state)
         return version, state
 
