@@ -227,8 +227,9 @@ class GameService(GameCreation):
         game_id, version = record.id, before + len(events)
         previous, state = state, fold(events, state) if after is None else after
         self.loader.remember(game_id, version, state, folded=len(events))
-        log.info("appended game=%s version=%s events=%s", game_id, version,
-                 ",".join(type(e).__name__ for e in events))
+        if log.isEnabledFor(logging.INFO):  # the names are joined only for a line written
+            log.info("appended game=%s version=%s events=%s", game_id, version,
+                     ",".join(type(e).__name__ for e in events))
         try:
             need = needs(state, record.bot_seats(state))
             if (created or before // INDEX_EVERY != version // INDEX_EVERY
@@ -238,8 +239,9 @@ class GameService(GameCreation):
                                 record.created_ms if created else None)
         except Exception:
             log.exception("index update failed game=%s version=%s", game_id, version)
-        try:
-            self.schedule_deadline(game_id, version, state, (events, recorded_at))
+        try:  # a game of bots only never has a deadline (no human owes anything): skip it
+            if not record.all_bots:
+                self.schedule_deadline(game_id, version, state, (events, recorded_at))
         except Exception:
             log.exception("deadline update failed game=%s version=%s", game_id, version)
         try:

@@ -7,6 +7,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import redis
 
@@ -44,10 +45,23 @@ class GameRecord:
         the clock or a resignation handed to a bot (`domain.bot_level`)."""
         return tuple(self.bot_levels(state))
 
+    @cached_property
+    def seated_bots(self) -> dict[int, str]:
+        """seat -> level of the seats seated as bots (kind "bot"), in seat order. Computed once:
+        the turn loop asks for the bots of a game several times per move (8 us each)."""
+        return dict(sorted((seat["seat"], seat["level"]) for seat in self.seats
+                           if seat["kind"] == "bot"))
+
+    @property
+    def all_bots(self) -> bool:
+        """Whether every seat is seated as a bot: no human can ever play in this game (a
+        lobby's open seat is not a bot's until the game starts without a player)."""
+        return len(self.seated_bots) == len(self.seats)
+
     def bot_levels(self, state=None) -> dict[int, str]:
         """seat -> level of the bot playing it now (see `bot_seats`)."""
-        levels = {seat["seat"]: seat["level"] for seat in self.seats if seat["kind"] == "bot"}
-        if state is not None:
+        levels = dict(self.seated_bots)
+        if state is not None and not self.all_bots:
             for seat in range(len(self.seats)):
                 level = None if seat in levels else bot_level(state, seat)
                 if level is not None:

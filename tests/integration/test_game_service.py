@@ -68,6 +68,11 @@ def test_bot_seats_get_no_token_and_a_level(service):
     assert [("token" in s, s["level"]) for s in created["seats"]] == [
         (True, None), (True, None), (False, "random"), (False, "basic")]
     assert service.bot_seats(created["id"]) == (2, 3)
+    record = service.record(created["id"])
+    assert record.bot_levels() == {2: "random", 3: "basic"} and not record.all_bots
+    bots = service.record(service.create_game([{"kind": "bot", "level": "strong"}] * 4)["id"])
+    assert bots.all_bots and bots.bot_levels(service.load(bots.id)[1]) == dict.fromkeys(
+        range(4), "strong")
 
 
 def test_bad_seats_and_profiles_are_refused(service):
