@@ -1,6 +1,7 @@
 """`rummy worker`: the RQ worker of the game jobs (DESIGN §7)."""
 from __future__ import annotations
 
+import gc
 import logging
 
 import click
@@ -23,8 +24,24 @@ def worker(redis_url: str, queue_url: str | None, burst: bool, no_scheduler: boo
     from workers.worker import run_worker
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    tune_gc()
     run_worker(redis_url, burst=burst, with_scheduler=not no_scheduler,
                sweep_every_s=sweep_interval, log_level=log_level.upper(), queue_url=queue_url)
+
+
+# The cyclic GC's thresholds in a worker: a gen-0 pass every 50,000 net container allocations
+# instead of 700. The turn loop keeps the folded state of every game it plays (thousands of
+# small immutable objects each, freed by reference counting, not cycles), and with the default
+# thresholds the GC walked them again and again: at 50 games in flight its passes took 18.6 ms
+# of CPU per four-bot game, 2.8 ms with these, and the worker's CPU per game fell from 0.49 to
+# 0.36 s (the rest: the objects it walked no longer evicted the caches; issue 12).
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def tune_gc() -> None:
+    """Freeze what the imports allocated (never collected again) and raise the thresholds."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 @click.command("worker-health")
