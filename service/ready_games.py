@@ -17,9 +17,9 @@ Keys, all of the hash tag `{ready}` so that each script touches one slot:
   for a game of its own behind it; at MAX_SKIPS the head is taken (bounded unfairness).
 - `rummy:{ready}:wake`: a list of at most WAKE_TOKENS tokens; an idle worker blocks on it.
 
-A worker's round trip per slice is one script (`take`): release the games it played (back at
-the tail when they still await the workers), put back the games of lapsed leases, take the
-next game at the head. Errors are redis-py's (the caller backs off and retries).
+A worker's round trip per two slices is one script (`take`): release the games it played (back
+at the tail when they still await the workers), put back the games of lapsed leases, take the
+next games at the head. Errors are redis-py's (the caller backs off and retries).
 """
 from __future__ import annotations
 
@@ -66,17 +66,18 @@ if redis.call('LLEN', KEYS[4]) < tonumber(ARGV[5]) then redis.call('RPUSH', KEYS
 return 1
 """
 # KEYS games, leased, versions, owners, skips. ARGV lease ms, take ("1"/"0"), lapsed per take,
-# URGENT_MS, worker id, window, max skips, then (game, version, again: "0" done, "1" at the
-# tail, "2" urgent) per game released. Returns {game, version hint or '-1'} of the game taken
-# (leased until now + lease ms): an urgent game at the head, else the first of the window this
-# worker owns unless the head was passed over max skips times already, else the head; or {}.
+# URGENT_MS, worker id, window, max skips, games to take, then (game, version, again: "0" done,
+# "1" at the tail, "2" urgent) per game released. Returns {game, version hint or '-1', ...} of
+# the games taken (each leased until now + lease ms), one at a time: an urgent game at the
+# head, else the first of the window this worker owns unless the head was passed over max
+# skips times already, else the head; or {}.
 TAKE_LUA = _NOW + """
-for i = 8, #ARGV, 3 do
+for i = 9, #ARGV, 3 do
   local game, again = ARGV[i], ARGV[i + 2]
   redis.call('ZREM', KEYS[2], game)
   if again ~= '0' then
-    local score = now
-    if again == '2' then score = now - tonumber(ARGV[4]) end
+    local score = now + (i - 9) / 3  -- one ms apart: back in the order they were played
+    if again == '2' then score = score - tonumber(ARGV[4]) end
     redis.call('ZADD', KEYS[1], 'LT', ms(score), game)
     hint(game, ARGV[i + 1])
   elseif not redis.call('ZSCORE', KEYS[1], game) then
@@ -90,27 +91,32 @@ for _, game in ipairs(lapsed) do
   redis.call('ZREM', KEYS[2], game)
   redis.call('ZADD', KEYS[1], 'NX', ms(now), game)
 end
-if ARGV[2] ~= '1' then return {} end
-local head = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1, 'WITHSCORES')
-if #head == 0 then return {} end
-local game = head[1]
-if tonumber(head[2]) > now - tonumber(ARGV[4]) / 2 then  -- no urgent game first
-  local games = {}
-  for i = 1, #head, 2 do games[#games + 1] = head[i] end
-  local owners = redis.call('HMGET', KEYS[4], unpack(games))
-  for i = 1, #games do
-    if owners[i] == ARGV[5] then game = games[i] break end
+local taken = {}
+if ARGV[2] ~= '1' then return taken end
+for _ = 1, tonumber(ARGV[8]) do
+  local head = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1, 'WITHSCORES')
+  if #head == 0 then break end
+  local game = head[1]
+  if tonumber(head[2]) > now - tonumber(ARGV[4]) / 2 then  -- no urgent game first
+    local games = {}
+    for i = 1, #head, 2 do games[#games + 1] = head[i] end
+    local owners = redis.call('HMGET', KEYS[4], unpack(games))
+    for i = 1, #games do
+      if owners[i] == ARGV[5] then game = games[i] break end
+    end
+    if game ~= games[1]
+       and redis.call('HINCRBY', KEYS[5], games[1], 1) > tonumber(ARGV[7]) then
+      game = games[1]
+    end
   end
-  if game ~= games[1]
-     and redis.call('HINCRBY', KEYS[5], games[1], 1) > tonumber(ARGV[7]) then
-    game = games[1]
-  end
+  redis.call('HDEL', KEYS[5], game)
+  redis.call('ZREM', KEYS[1], game)
+  redis.call('ZADD', KEYS[2], ms(now + tonumber(ARGV[1])), game)
+  redis.call('HSET', KEYS[4], game, ARGV[5])
+  taken[#taken + 1] = game
+  taken[#taken + 1] = redis.call('HGET', KEYS[3], game) or '-1'
 end
-redis.call('HDEL', KEYS[5], game)
-redis.call('ZREM', KEYS[1], game)
-redis.call('ZADD', KEYS[2], ms(now + tonumber(ARGV[1])), game)
-redis.call('HSET', KEYS[4], game, ARGV[5])
-return {game, redis.call('HGET', KEYS[3], game) or '-1'}
+return taken
 """
 # KEYS games, leased, versions, wake. ARGV game, version, WAKE_TOKENS. Ready the game unless
 # it is ready or leased already (the sweeper: an append whose `mark` was lost). 1 if readied.
@@ -142,20 +148,20 @@ class ReadyGames:
                    args=[game_id, version, int(urgent), URGENT_MS, WAKE_TOKENS])
 
     def take(self, lease_ms: int, released: list[tuple[str, int, int]] = (),
-             worker: str = "", take: bool = True) -> list[tuple[str, int]]:
+             worker: str = "", take: bool = True, count: int = 1) -> list[tuple[str, int]]:
         """Release the games of `released`: (game, version reached, DONE when it no longer
         awaits the workers, TAIL back at the tail, URGENT back ahead of the games of bots), put
-        back the games whose lease ended, and (when `take`) lease one game for `lease_ms`: the
-        first of the WINDOW at the head that `worker` played last, unless the head was passed
-        over MAX_SKIPS times already, else the head. Returns
-        [(game, version hint; -1 when unknown)], or [] when no game is ready. One round
-        trip."""
+        back the games whose lease ended, and (when `take`) lease up to `count` games for
+        `lease_ms`, each the first of the WINDOW at the head that `worker` played last, unless
+        the head was passed over MAX_SKIPS times already, else the head. Returns
+        [(game, version hint; -1 when unknown)] in the order taken, [] when no game is ready.
+        One round trip."""
         args: list = [lease_ms, int(take), LAPSED_PER_TAKE, URGENT_MS, worker, WINDOW,
-                      MAX_SKIPS]
+                      MAX_SKIPS, count]
         for game_id, version, again in released:
             args += [game_id, version, again]
         reply = self._take(keys=[GAMES, LEASED, VERSIONS, OWNERS, SKIPS], args=args)
-        return [(reply[0].decode(), int(reply[1]))] if reply else []
+        return [(reply[i].decode(), int(reply[i + 1])) for i in range(0, len(reply), 2)]
 
     def ensure(self, game_id: str, version: int) -> bool:
         """Queue `game_id` at the tail unless it is queued or leased; True if it was not."""

@@ -1,14 +1,15 @@
 """The turn loop: each `rummy worker` plays the games of the ready queue in turn, one short
 slice each (issue 12; docs/workers.md "Bot turns: the ready queue").
 
-A slice: the loop takes the game at the head of the ready queue (service.ready_games), plays
-its moves (a bot's turn, service.bot_turns.BotTurn, as ONE append; or the scoring of a round)
-on the state it holds, until the game no longer awaits the workers or SLICE_CPU_S of this
-thread's CPU time is spent (after at least one move), and releases it in the same round trip
-that takes the next game: at the tail while it still awaits the workers, ahead of the games of
-bots when a human plays one of its seats. So a game of bots waits at most one rotation
-(games x slice / workers) between slices, a game with a human waits only for the slices
-being played, and switching games costs one script, no RQ job.
+A slice: the loop takes the games at the head of the ready queue (service.ready_games; two at
+a time, TAKE_GAMES), plays each one's moves (a bot's turn, service.bot_turns.BotTurn, as ONE
+append; or the scoring of a round) on the state it holds, until the game no longer awaits the
+workers or SLICE_CPU_S of this thread's CPU time is spent (after at least one move), and
+releases them in the same round trip that takes the next games: at the tail while they still
+await the workers, ahead of the games of bots when a human plays one of its seats. So a game of
+bots waits at most one rotation (games x slice / workers) between slices, a game with a human
+waits only for the slices a worker holds, and switching games costs one script per two
+slices, no RQ job.
 
 Exactly once: every move is appended at its expected version. The state of each game the
 loop played is kept in process with its version; the queue's version hint tells whether it
@@ -48,6 +49,12 @@ log = logging.getLogger(__name__)
 # wait (bot reply p99; issue 12, docs/workers.md "Slices").
 SLICE_MOVES = 3
 SLICE_CPU_S = 0.005
+# Games leased per `take`: their slices are played one after the other, and all released with
+# the next take. Two, not one: a take was a fifth of the round trips of a four-bot game (~110
+# takes beside ~330 appends, ~18 ms of a worker's CPU per game); a game with a human that
+# becomes urgent waits for at most the two slices a worker holds (~10 ms), still far within
+# its 150 ms.
+TAKE_GAMES = 2
 IDLE_WAIT_S = 1.0  # an idle loop blocks this long on the wake list, then looks again
 FIRST_BACKOFF_S, MAX_BACKOFF_S = 0.1, 2.0
 CACHED_GAMES = 1024
@@ -97,20 +104,25 @@ class TurnLoop:
                         len(self.released), error)
 
     def step(self) -> int:
-        """Release what was played, take the next game and play its slice; how many games were
-        taken (0: none ready). Raises redis.RedisError when the queue cannot be reached (the
-        releases are kept for the next step)."""
-        taken = self.ready.take(self.lease_ms, self.released, self.name)
+        """Release what was played, take the next games (TAKE_GAMES) and play a slice of each;
+        how many games were taken (0: none ready). Raises redis.RedisError when a Redis cannot
+        be reached (the releases, and the games taken but not played, are kept for the next
+        step)."""
+        taken = self.ready.take(self.lease_ms, self.released, self.name, count=TAKE_GAMES)
         self.released = []
-        for game_id, hint in taken:
-            self.released.append(self.play(game_id, hint))
+        for index, (game_id, hint) in enumerate(taken):
+            try:
+                self.released.append(self.play(game_id, hint))
+            except BaseException:
+                self.released += [(game, held, TAIL) for game, held in taken[index + 1:]]
+                raise
         return len(taken)
 
     def drain(self) -> int:
         """Play until no game is ready (a burst worker); the number of slices played."""
         slices = 0
-        while self.step():
-            slices += 1
+        while taken := self.step():
+            slices += taken
         self.release()
         return slices
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import redis
 
 from domain import awaiting, choose_action
@@ -17,6 +18,7 @@ from service.index import GameIndex
 from service.keys import events_key, summary_key
 from service import ready_games
 from service.ready_games import OWNERS, SKIPS, ReadyGames
+from service.store import StoreUnavailable
 from workers import turns
 from workers.turns import TurnLoop
 
@@ -85,9 +87,10 @@ def test_a_game_with_a_human_goes_before_the_next_slice_of_the_games_of_bots(wir
         mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)
         if 0 not in awaiting(wiring.service.load(mixed["id"])[1]).seats:
             break
+    played = len(slices)
     loop.step()
-    assert slices[-1][0] == mixed["id"]
-    assert {game_id for game_id, _, _ in slices[:-1]} == set(busy)
+    assert slices[played][0] == mixed["id"]  # the first slice of the step (TAKE_GAMES)
+    assert {game_id for game_id, _, _ in slices[:played]} == set(busy)
 
 
 def test_a_bot_turn_in_one_append_writes_the_same_events_as_one_append_per_action(
@@ -166,6 +169,27 @@ def test_a_worker_takes_its_own_game_behind_the_head_but_passes_the_head_over_at
     taken = [ready.take(30_000, worker="me")[0][0] for _ in games]
     assert taken == ["b-mine", "c-mine", "a-other", "d-mine"]
     assert not wiring.queue_client.exists(SKIPS)  # a game taken forgets its skips
+
+
+def test_a_take_leases_two_games_and_an_outage_in_the_first_keeps_both_for_the_next_release(
+        wiring, monkeypatch):
+    """The loop takes TAKE_GAMES games per round trip, in queue order; when a Redis error
+    stops it in the first one's slice, neither game waits for its lease to end: both are
+    released with the next take."""
+    first, second = (wiring.service.create_game(BOTS, seed=seed)["id"] for seed in (21, 22))
+    loop = turn_loop(wiring)
+
+    def outage(*args, **kwargs):
+        raise StoreUnavailable("connection refused")
+    monkeypatch.setattr(wiring.service, "decide_at", outage)
+    with pytest.raises(StoreUnavailable):
+        loop.step()
+    assert turns.TAKE_GAMES == 2
+    assert [(game_id, again) for game_id, _, again in loop.released] == [
+        (first, ready_games.TAIL), (second, ready_games.TAIL)]
+    monkeypatch.undo()
+    assert loop.step() == 2
+    assert ReadyGames(wiring.queue_client).leased() == sorted([first, second])
 
 
 def test_a_slice_on_a_state_another_append_overtook_appends_nothing_twice(wiring, bare):
