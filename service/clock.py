@@ -15,7 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterable
 
 import redis
@@ -40,14 +40,16 @@ TURN_STARTS = frozenset({"CardDiscarded", "RoundDealt", "PositionLoaded", "Clock
 OFFER_STARTS = frozenset({"OfferOpened"})
 CLAIM_STARTS = frozenset({"ClaimOpened"})  # a claim window lasts as long as a buy offer
 SCAN_BACK = 64
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def rfc3339(ms: int | None) -> str | None:
-    """`ms` since the epoch as RFC 3339 UTC with milliseconds (`2026-11-30T20:36:49.123Z`)."""
+    """`ms` since the epoch as RFC 3339 UTC with milliseconds (`2026-11-30T20:36:49.123Z`);
+    the year has its four digits (`0001-01-01T00:00:00.000Z`: strftime's %Y drops the zeros)."""
     if ms is None:
         return None
-    moment = datetime.fromtimestamp(ms / 1000, timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+    moment = _EPOCH + timedelta(milliseconds=ms)  # exact, where ms / 1000 is a float
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def parse_rfc3339(text: str) -> int:

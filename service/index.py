@@ -25,11 +25,11 @@ import base64
 import heapq
 import re
 import time
-from datetime import datetime, timezone
 from typing import Iterator
 
 import redis
 
+from service.clock import rfc3339
 from service.keys import INDEX_SHARDS, events_key, index_key, index_shard, summary_key
 from service.redis_store import backend_errors
 
@@ -331,7 +331,7 @@ class GameIndex:
             if b"status" not in raw:
                 continue
             version = int(last[0][0].split(b"-", 1)[1]) if last else int(raw[b"version"])
-            created = datetime.fromtimestamp(created_ms / 1000, timezone.utc).isoformat()
+            created = rfc3339(created_ms)
             items.append({"id": game_id, "status": raw[b"status"].decode(),
                           "round": int(raw[b"round"]) if raw.get(b"round") else None,
                           "version": version, "created": created})

@@ -1,5 +1,6 @@
 """The REST API over HTTP (Flask test client) on a real Redis."""
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -158,6 +159,9 @@ def test_the_game_list_is_paged_with_a_cursor_and_a_link_header(client):
     # newest first, then by id among games of the same millisecond
     assert items == sorted(items, key=lambda g: (g["created"], g["id"]), reverse=True)
     assert len({g["id"] for g in items}) == 3
+    # RFC 3339 UTC with ms, as every other time of the API (it was isoformat's +00:00 and µs)
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", g["created"])
+               for g in items), items
     assert client.get("/v1/games?status=finished").get_json()["items"] == []
     assert client.get("/v1/games?cursor=garbage!").status_code == 422
 

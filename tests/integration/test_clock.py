@@ -231,6 +231,13 @@ def test_replay_at_a_time_is_the_last_version_recorded_by_then(client, service):
     assert both.status_code == 422
 
 
+def test_a_time_before_year_1000_is_echoed_with_its_four_digit_year(client):
+    game = client.post("/v1/games", json={"seats": HUMANS}).get_json()
+    early = client.get(f"/v1/games/{game['id']}/replay?at=0001-01-01T00:00:00Z")
+    assert early.status_code == 422
+    assert early.get_json()["detail"].endswith("at or before 0001-01-01T00:00:00.000Z")
+
+
 def test_the_deadline_of_a_game_gone_from_the_store_is_forgotten(service, jobs_wiring):
     service.schedule.set("no-such-game", 3, 1)
     assert deadlines.run_deadline("no-such-game", 3) == "gone"
