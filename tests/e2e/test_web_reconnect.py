@@ -58,7 +58,7 @@ def test_the_play_page_gets_a_new_ticket_when_its_ticket_is_refused(browser, api
         if len(issued) == 1:  # a ticket the server does not know: its stream answers 401
             route.fulfill(status=201, content_type="application/json",
                           body=json.dumps({"ticket": "expired", "expires_in": 60,
-                                           "expires_at": 0}))
+                                           "expires_at": "1970-01-01T00:00:00.000Z"}))
         else:
             route.continue_()
 

@@ -1,6 +1,7 @@
 """Browsers (issue 9): CORS for the allow-listed origins (RUMMY_CORS_ORIGINS) and stream
 tickets, which stand for their caller on one game for 60 s, where an EventSource cannot send
 Authorization."""
+import re
 import time
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from api import create_app
 from api.cors import origins
 from service import tickets
+from service.clock import parse_rfc3339
 from service.errors import Unauthorized
 from service.principal import Principal
 
@@ -71,7 +73,9 @@ def test_a_seats_ticket_reads_its_seats_feed_and_only_on_its_game(client, game):
     assert issued.status_code == 201
     body = issued.get_json()
     assert body["expires_in"] == 60
-    assert abs(body["expires_at"] - (time.time() + 60) * 1000) < 5000
+    assert abs(parse_rfc3339(body["expires_at"]) - (time.time() + 60) * 1000) < 5000
+    # RFC 3339 UTC with ms, as every time of the API (it was Unix ms)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", body["expires_at"])
     mine = client.get(f"/v1/games/{game['id']}/events?ticket={body['ticket']}").get_json()
     dealt = next(e for e in mine["events"] if e["type"] == "RoundDealt")
     assert dealt["data"]["hand"], "the ticket stands for the seat: its own hand is shown"

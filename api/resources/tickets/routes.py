@@ -7,7 +7,9 @@ from marshmallow import fields
 from api.auth import ADMIN_KEY, BEARER, principal, service
 from api.caching import PRIVATE_HEADERS
 from api.resources import Blueprint
+from api.resources.games.tables import RFC3339_MS
 from service import tickets
+from service.clock import rfc3339
 
 blp = Blueprint("tickets", __name__, url_prefix="/v1/games", description="Stream tickets")
 
@@ -20,8 +22,9 @@ class StreamTicketSchema(ma.Schema):
                        "the caller that asked for it, on this game only"})
     expires_in = fields.Integer(required=True, metadata={
         "description": f"Seconds it stays valid ({tickets.TICKET_S})"})
-    expires_at = fields.Integer(required=True, metadata={
-        "description": "When it expires, Unix time in ms"})
+    expires_at = fields.String(required=True, metadata={
+        **RFC3339_MS, "description": "When it expires (RFC 3339 UTC with ms, the clock of "
+                                     "`Server-Time`)"})
 
 
 @blp.route("/<game_id>/stream-tickets", methods=["POST"])
@@ -37,5 +40,6 @@ def create_stream_ticket(game_id):
     its reconnects within the ticket's 60 s reuse it. No Idempotency-Key: asking again only
     issues another ticket.
     """
-    ticket, expires_at = tickets.issue(service().secret, game_id, principal(game_id))
-    return {"ticket": ticket, "expires_in": tickets.TICKET_S, "expires_at": expires_at}, 201
+    ticket, expires_ms = tickets.issue(service().secret, game_id, principal(game_id))
+    return {"ticket": ticket, "expires_in": tickets.TICKET_S,
+            "expires_at": rfc3339(expires_ms)}, 201
