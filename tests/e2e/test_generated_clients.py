@@ -43,6 +43,9 @@ def assert_played_to_the_end(summary: dict) -> None:
     assert summary["events"] == summary["version"] and "GameEnded" in summary["event_types"]
     assert summary["replay_version"] == summary["version"] // 2
     assert summary["winners"], summary
+    # Read with a stream ticket by a client without a token: the seat's own hands are shown,
+    # and expires_at (RFC 3339) is a date-time both clients parse, 60 s after it was issued.
+    assert summary["own_hands"] >= 1 and 50 < summary["ticket_s"] <= 61, summary
 
 
 def test_the_generated_python_client_plays_a_human_seat_to_the_end(api_url, worker, tmp_path):

@@ -5,18 +5,22 @@ client openapi-python-client generates from openapi.yaml (package contract_rummy
 
 The seat plays the first legal action the view lists, except that it answers a buy offer with
 a pass naming the card on offer (no If-Match needed: a pass for another card is refused, R6.1).
+The events are read at the end with a stream ticket (as a browser's EventSource would) by a
+client that sends no token: the ticket stands for the seat, so its own dealt hands are shown.
 Prints one JSON line: the game's status, the actions played, the refusals (by status), the
-number of events read and the replayed version.
+events read, the seat's hands among them, the ticket's validity and the replayed version.
 """
 import json
 import sys
 import uuid
 from collections import Counter
+from datetime import datetime, timezone
 
 from contract_rummy_client import AuthenticatedClient, Client
 from contract_rummy_client.api.actions import post_action
 from contract_rummy_client.api.events import list_events
 from contract_rummy_client.api.games import create_game, get_replay, get_seat_view
+from contract_rummy_client.api.tickets import create_stream_ticket
 from contract_rummy_client.models import (ActionResult, CreateGame, Offer, PassAction,
                                           PassActionType, Replay, SeatSpec, SeatSpecKind,
                                           SeatSpecLevel, SeatView, SeatViewStatus)
@@ -59,9 +63,12 @@ def play(game_id: str, seat: AuthenticatedClient) -> tuple[SeatView, Counter]:
 def main(url: str) -> None:
     game_id, seat = new_game(url)
     view, outcomes = play(game_id, seat)
+    ticket = create_stream_ticket.sync(game_id, client=seat)
+    reader = Client(base_url=url)  # no token: the ticket stands for the seat
     events, after, more = [], 0, True
     while more:  # the feed comes in pages of at most `limit` events
-        page = list_events.sync(game_id, client=seat, after=after, limit=5000)
+        page = list_events.sync(game_id, client=reader, after=after, limit=5000,
+                                ticket=ticket.ticket)
         events, after, more = events + page.events, page.next_after, page.more
     replay = get_replay.sync(game_id, client=seat, version=view.version // 2)
     assert isinstance(replay, Replay)
@@ -69,6 +76,9 @@ def main(url: str) -> None:
                       "played": outcomes.pop("played", 0),
                       "refused": {str(k): v for k, v in outcomes.items()},
                       "events": len(events), "event_types": sorted({e.type_ for e in events}),
+                      "own_hands": sum(1 for e in events
+                                       if e.type_ == "RoundDealt" and e.data.hand),
+                      "ticket_s": (ticket.expires_at - datetime.now(timezone.utc)).total_seconds(),
                       "replay_version": replay.version, "winners": view.winners}))
 
 

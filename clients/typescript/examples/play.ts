@@ -3,7 +3,10 @@
 //   node dist/examples/play.js http://127.0.0.1:8000
 // The seat plays the first legal action of its view, except that it answers a buy offer with
 // a pass naming the card on offer (no If-Match needed: R6.1 refuses a pass for another card).
-// Prints one JSON line: status, actions played, refusals by status, events read, replay.
+// The events are read at the end with a stream ticket (as a browser's EventSource would) by a
+// client that sends no token: the ticket stands for the seat, so its own dealt hands are shown.
+// Prints one JSON line: status, actions played, refusals by status, events read, the seat's
+// hands among them, the ticket's validity, replay.
 import { randomUUID } from "node:crypto";
 import { createClient, type components, type paths } from "../src/index.js";
 
@@ -49,10 +52,15 @@ async function main(baseUrl: string): Promise<void> {
     if (answer.data) played += 1;
     else refused[answer.response.status] = (refused[answer.response.status] ?? 0) + 1;
   }
+  const issued = await seat.POST("/v1/games/{game_id}/stream-tickets", game);
+  if (!issued.data) throw new Error(`create_stream_ticket: ${JSON.stringify(issued.error)}`);
+  const ticket = issued.data.ticket;
+  const ticketS = (Date.parse(issued.data.expires_at) - Date.now()) / 1000;
+  const reader = createClient<paths>({ baseUrl }); // no token: the ticket stands for the seat
   const events: components["schemas"]["Event"][] = [];
   for (let after = 0, more = true; more;) { // the feed comes in pages of at most `limit` events
-    const page = await seat.GET("/v1/games/{game_id}/events",
-                                { params: { ...game.params, query: { after, limit: 5000 } } });
+    const query = { after, limit: 5000, ticket };
+    const page = await reader.GET("/v1/games/{game_id}/events", { params: { ...game.params, query } });
     if (!page.data) throw new Error(`list_events: ${JSON.stringify(page.error)}`);
     events.push(...page.data.events);
     ({ more, next_after: after } = page.data);
@@ -65,6 +73,8 @@ async function main(baseUrl: string): Promise<void> {
     status: view.status, version: view.version, played, refused,
     events: events.length,
     event_types: [...new Set(events.map((e) => e.type))].sort(),
+    own_hands: events.filter((e) => e.type === "RoundDealt" && e.data.hand).length,
+    ticket_s: ticketS,
     replay_version: replay.data.version, winners: view.winners,
   }));
 }
