@@ -3,8 +3,8 @@ import os
 
 from flask import Flask
 
-from api import (caching, compression, contract, cors, docs_site, errors, metrics, ratelimits,
-                 server_time, visibility, web)
+from api import (admin_keys, caching, compression, contract, cors, docs_site, errors, metrics,
+                 ratelimits, server_time, visibility, web)
 from api.auth import SECURITY_SCHEMES
 from api.parsing import BoundedRequest
 from api.resources import (actions, control, events, games, lobby, players, profiles, system,
@@ -35,7 +35,11 @@ DEFAULTS = {
                                 "request may also get 414 (request line over 4094 bytes), 431 "
                                 "(a header field over 8190 bytes or more than 100 fields) or "
                                 "400 (unreadable HTTP) from the HTTP server, as problem+json "
-                                "too."},
+                                "too. A request with an `X-Admin-Key` that is not the server "
+                                "admin key gets 403 `forbidden`, whatever it asks (without the "
+                                "header it is a caller without the key). OPTIONS on a path "
+                                "answers 204 with `Allow` (and, for an origin of "
+                                "RUMMY_CORS_ORIGINS, the CORS preflight headers)."},
         "components": {"securitySchemes": SECURITY_SCHEMES},
     },
 }
@@ -78,7 +82,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.extensions["rummy"] = app.config.pop("RUMMY_SERVICE")
     else:
         app.extensions["rummy"] = build_service(settings=settings)
-    api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc()],
+    api = errors.ProblemApi(app, spec_kwargs={"extra_plugins": [ratelimits.RateLimitDoc(),
+                                                                 admin_keys.AdminKeyDoc()],
                                               "marshmallow_plugin": TypedPlugin()})
     contract.register_components(api.spec)
     for resource in (games, lobby, actions, control, events, tickets, players, profiles, system):
@@ -87,6 +92,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(docs_site.blp)
     app.register_blueprint(web.blp)
     errors.register_error_handlers(app)
+    admin_keys.init_app(app)  # before visibility: a wrong key is a 403 even on a private game
     visibility.init_app(app)
     metrics.init_app(app)
     caching.init_app(app)

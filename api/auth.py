@@ -24,7 +24,8 @@ SECURITY_SCHEMES = {
         "in": "header",
         "name": "X-Admin-Key",
         "description": "The server admin key (configuration RUMMY_ADMIN_KEY): starting positions, "
-                       "imports, reproducible seeds, and the hidden cards of a live game.",
+                       "imports, reproducible seeds, and the hidden cards of a live game. Any "
+                       "other value is refused with 403 on every request (api.admin_keys).",
     },
 }
 

@@ -56,7 +56,8 @@ PROBLEM_TYPES = {p.slug: p for p in (
                 "No token, or a token this game does not know."),
     ProblemType("forbidden", (403,), "The token may not do this",
                 "The token is valid but its holder may not do this (another seat, not the "
-                "game's admin, no server admin key)."),
+                "game's admin, no server admin key), or `X-Admin-Key` is not the server admin "
+                "key (on any request: omit the header to call without it)."),
     ProblemType("game-not-found", (404,), "No such game", "No game has this id."),
     ProblemType("game-archived", (410,), "The game was archived",
                 "The retention policy moved the game out of the store (docs/retention.md)."),

@@ -312,3 +312,31 @@ def test_a_spectator_sees_the_public_view_live_and_no_hand(client, table):
                       headers=bearer(spectator)).get_json()["events"]
     anonymous = client.get(f"/v1/games/{table['id']}/events?after=0").get_json()["events"]
     assert feed == anonymous
+
+
+WRONG_KEY = {"X-Admin-Key": "not-the-server-admin-key"}
+
+
+@pytest.mark.parametrize("endpoint", [*READS, *CONTROL, "POST /v1/games/{id}/actions",
+                                      "POST /v1/games/{id}/stream-tickets"])
+def test_a_wrong_admin_key_is_a_403_on_every_endpoint_and_changes_nothing(client, table, endpoint):
+    """Not the public answer: a mistyped key would pass for a complete replay or feed."""
+    method, path = endpoint.split(" ")
+    url = path.format(id=table["id"], now=table["now"], own_player=table["own_player"],
+                      other_player=table["other_player"], seat=table["seats"]["own_seat"])
+    own_seat = bearer(table["callers"]["own_seat"])
+    for headers in (WRONG_KEY, {**own_seat, **WRONG_KEY}):
+        response = client.open(url, method=method, headers=headers,
+                               json={"type": "draw", "from": "stock"} if "actions" in url else None)
+        assert response.status_code == 403, (headers, response.get_data(as_text=True)[:300])
+        problem = response.get_json()
+        assert problem["type"] == "/docs/problems#forbidden"
+        assert "X-Admin-Key" in problem["detail"] and "not-the-server" not in problem["detail"]
+    assert client.get(f"/v1/games/{table['id']}").get_json()["version"] == table["now"]
+
+
+def test_a_wrong_admin_key_is_a_403_on_a_private_game_too_and_options_are_answered(client):
+    private = client.post("/v1/games", json={"seats": HUMANS, "visibility": "private"}).get_json()
+    assert client.get(f"/v1/games/{private['id']}").status_code == 404  # hidden without a token
+    assert client.get(f"/v1/games/{private['id']}", headers=WRONG_KEY).status_code == 403
+    assert client.options(f"/v1/games/{private['id']}", headers=WRONG_KEY).status_code < 300
