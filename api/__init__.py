@@ -6,6 +6,7 @@ from flask import Flask
 from api import (admin_keys, caching, compression, contract, cors, docs_site, errors, metrics,
                  ratelimits, server_time, visibility, web)
 from api.auth import SECURITY_SCHEMES
+from api.options import App
 from api.parsing import BoundedRequest
 from api.resources import (actions, control, events, games, lobby, players, profiles, system,
                            tickets)
@@ -62,7 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     service is ``app.extensions["rummy"]``. Raises ValueError for a bad setting.
     """
     settings = Settings.from_env(os.environ)
-    app = Flask(__name__)
+    app = App(__name__)
     app.request_class = BoundedRequest
     app.config.update(DEFAULTS)
     app.config.update({"RUMMY_MAX_WAIT_S": settings.max_wait_s,

@@ -6,7 +6,9 @@ A preflight from an allowed origin may send ``Authorization`` (bearer tokens: no
 no credentials mode), ``If-Match``, ``If-None-Match``, ``Idempotency-Key``,
 ``Last-Event-ID`` and ``Content-Type``; responses expose the headers a client reads:
 ``ETag``, ``Server-Time``, ``Retry-After``, ``RateLimit-*``, ``Location`` and ``Link``. A
-browser's EventSource, which sends no Authorization, uses a stream ticket (service.tickets).
+preflight is answered 204 with ``Allow`` (api.options); a request from another origin, or
+without ``Origin``, gets no CORS header. A browser's EventSource, which sends no
+Authorization, uses a stream ticket (service.tickets).
 """
 from flask import Flask
 from flask_cors import CORS
@@ -37,4 +39,5 @@ def init_app(app: Flask) -> None:
     if allowed:
         CORS(app, resources={r"/v1/*": {}, r"/openapi.json": {}}, origins=allowed,
              allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS,
-             methods=["GET", "POST", "OPTIONS"], max_age=PREFLIGHT_MAX_AGE_S)
+             methods=["GET", "POST", "OPTIONS"], max_age=PREFLIGHT_MAX_AGE_S,
+             always_send=False)  # no CORS headers for a request without Origin (not a browser's)

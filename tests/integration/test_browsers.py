@@ -34,12 +34,35 @@ def test_a_preflight_from_an_allowed_origin_may_send_the_apis_headers(client, ga
         "Origin": ALLOWED, "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "authorization, if-match, idempotency-key, "
                                           "content-type"})
-    assert preflight.status_code == 200
+    assert preflight.status_code == 204 and preflight.headers["Allow"] == "OPTIONS, POST"
     assert preflight.headers["Access-Control-Allow-Origin"] == ALLOWED
     allowed = {h.strip().lower() for h in
                preflight.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"authorization", "if-match", "idempotency-key", "content-type"} <= allowed
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+
+
+@pytest.mark.parametrize("cors", [True, False])
+@pytest.mark.parametrize(("path", "allow"), [("/v1/games/{id}/actions", "OPTIONS, POST"),
+                                             ("/v1/games/{id}", "GET, HEAD, OPTIONS"),
+                                             ("/v1/games", "GET, HEAD, OPTIONS, POST"),
+                                             ("/health", "GET, HEAD, OPTIONS")])
+def test_options_answer_204_with_allow_and_cors_headers_for_an_allowed_origin_only(
+        client, service, game, cors, path, allow):
+    if not cors:
+        client = create_app({"RUMMY_SERVICE": service, "TESTING": True,
+                             "RUMMY_RATE_LIMITS": "off", "RUMMY_CORS_ORIGINS": ""}).test_client()
+    url = path.format(id=game["id"])
+    for origin in (None, ALLOWED, "https://evil.example"):
+        headers = {} if origin is None else {"Origin": origin,
+                                             "Access-Control-Request-Method": "GET"}
+        answer = client.options(url, headers=headers)
+        assert (answer.status_code, answer.headers["Allow"], answer.data) == (204, allow, b"")
+        assert "Content-Type" not in answer.headers
+        granted = answer.headers.get("Access-Control-Allow-Origin")
+        api = path.startswith("/v1")  # CORS covers the API, not the probes
+        assert granted == (ALLOWED if cors and api and origin == ALLOWED else None), origin
+    assert client.options("/v1/nothing").status_code == 404  # no such path, as for any method
 
 
 def test_responses_expose_the_headers_a_client_reads_to_allowed_origins_only(client, game):
