@@ -17,6 +17,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields
 
+from domain.bots import BOT_LEVELS
 from domain.state import BUYING, DRAW, OVER, PLAY
 
 COMPONENTS = "#/components/schemas/"
@@ -25,6 +26,7 @@ ENUMS = {
     "Phase": (DRAW, PLAY, BUYING, OVER),
     "Opened": ("earlier", "this_turn"),
     "RunEnd": ("low", "high"),
+    "BotLevel": tuple(BOT_LEVELS),
 }
 
 

@@ -58,6 +58,31 @@ def test_every_operation_has_a_unique_operation_id():
             "stream_events", "get_replay"} <= set(ids)
 
 
+# Field names whose values are a closed set wherever they appear (GameAborted's `reason` is an
+# admin's free text, a profile's `source` a document's name).
+CLOSED_SETS = {"kind", "level", "levels", "open", "takeover_level", "status", "phase", "opened",
+               "end", "joker_end", "reason", "source", "by", "visibility", "preset", "type"}
+OPEN_SETS = {("GameAbortedData", "reason"), ("Profile", "source")}
+
+
+def _is_enum(schema: dict) -> bool:
+    """Whether a property schema is an enum: inline, by a (nullable) reference, or per item."""
+    if "items" in schema:
+        return _is_enum(schema["items"])
+    ref = schema.get("$ref") or next((s["$ref"] for s in schema.get("allOf", []) if "$ref" in s),
+                                     None)
+    if ref is not None:
+        return "enum" in DOCUMENT["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    return "enum" in schema or schema.get("type") not in (None, "string")
+
+
+def test_every_closed_set_of_strings_is_an_enum():
+    loose = [(name, field) for name, component in DOCUMENT["components"]["schemas"].items()
+             for field, schema in component.get("properties", {}).items()
+             if field in CLOSED_SETS and (name, field) not in OPEN_SETS and not _is_enum(schema)]
+    assert not loose
+
+
 def test_every_post_that_honours_an_idempotency_key_declares_it():
     for path, method, op in OPERATIONS:
         names = [p["name"] for p in op.get("parameters", [])]

@@ -47,11 +47,13 @@ ENUMS = {
     ("CardDrawn", "source"): {"type": "string", "enum": ["stock", "discard"]},
     ("CardLaidOff", "end"): _END,
     ("JokerSwapped", "joker_end"): _END,
+    ("ClaimRequested", "end"): _END,
+    ("CardClaimed", "end"): _END,
     ("RoundEnded", "reason"): {"type": "string", "enum": ["went_out", "no_card", "turn_cap"]},
     ("SeatTakenOver", "reason"): {"type": "string", "enum": ["timeouts", "resigned"]},
     ("SeatTakenOver", "level"): {"type": "string", "enum": list(BOT_LEVELS)},
     ("ClockSet", "takeover_level"): {"type": "string", "enum": list(BOT_LEVELS)},
-    ("SeatsOpened", "levels"): {"type": "array", "items": {"type": "string", "nullable": True},
+    ("SeatsOpened", "levels"): {"type": "array", "items": enum_ref("BotLevel"),
                                 "description": "Per seat: the level of the bot that fills it "
                                                "if nobody joins (one of the bot levels), null "
                                                "for a seat seated at creation"},

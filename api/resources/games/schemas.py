@@ -7,7 +7,7 @@ from domain.bots import BOT_LEVELS
 from api.resources.profiles.schemas import profile_field_doc
 from domain.profile import PRESETS
 from api.resources.fields import MAX_VERSION, integer
-from api.resources.games.tables import RFC3339_MS, STATUS, seat
+from api.resources.games.tables import RFC3339_MS, STATUS, bot_level, seat
 from api.typed_spec import Ref
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
 from service.integration_config import check_webhook_url
@@ -114,9 +114,9 @@ class CreatedSeatSchema(ma.Schema):
     """A seat of a created game; ``token`` (human seats) is shown only this once."""
 
     seat = seat(required=True)
-    kind = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     name = fields.String(allow_none=True)
-    level = fields.String(allow_none=True)
+    level = bot_level()
     token = fields.String()
     player_id = fields.String(metadata={"description": "The seat's player (docs/players.md)"})
 
@@ -183,7 +183,7 @@ class RecordSeatSchema(ma.Schema):
     seat = seat(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     name = fields.String(allow_none=True)
-    level = fields.String(allow_none=True)
+    level = bot_level()
 
 
 def _record_event(value: object) -> None:

@@ -67,6 +67,11 @@ def phase(**kwargs) -> Ref:
     return Ref("Phase", validate=validate.OneOf(ENUMS["Phase"]), allow_none=True, **kwargs)
 
 
+def bot_level(**kwargs) -> Ref:
+    """A bot's level (random, basic, strong), or null: a seat without a bot."""
+    return Ref("BotLevel", validate=validate.OneOf(BOT_LEVELS), allow_none=True, **kwargs)
+
+
 class AwaitingSchema(ma.Schema):
     """What the game waits for: the seats that must act now, or scoring."""
 
@@ -105,7 +110,7 @@ class TakeoverSchema(ma.Schema):
 class LobbySchema(ma.Schema):
     """The seats of a game created with open seats (docs/lobby.md)."""
 
-    open = fields.List(fields.String(allow_none=True), required=True, metadata={
+    open = fields.List(bot_level(), required=True, metadata={
         "description": "Per seat: the level of the bot that fills it if nobody joins, while "
                        "it is open; null once taken (or never open)"})
     joined = fields.List(fields.String(allow_none=True), required=True, metadata={

@@ -3,7 +3,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.resources.fields import MAX_VERSION, integer
-from api.resources.games.tables import RFC3339_MS, seat
+from api.resources.games.tables import RFC3339_MS, STATUS, seat
 from service.index import MAX_LIMIT
 from service.player_index import PLAYER_STATUSES
 
@@ -27,8 +27,8 @@ class InboxItemSchema(ma.Schema):
 
     game_id = fields.String(required=True)
     seat = seat(required=True)
-    status = fields.String(required=True, metadata={
-        "description": "The game's status now (playing, scoring, finished, aborted, ...)"})
+    status = fields.String(required=True, validate=validate.OneOf(STATUS), metadata={
+        "description": "The game's status now"})
     version = integer(0, MAX_VERSION, required=True)
     created = fields.String(required=True, metadata=RFC3339_MS)
     awaiting_me = fields.Boolean(required=True, metadata={

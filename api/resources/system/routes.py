@@ -13,7 +13,8 @@ blp = Blueprint("system", __name__, description="Health, readiness and metrics")
 class StatusSchema(ma.Schema):
     """A liveness or readiness answer."""
 
-    status = ma.fields.String(required=True, metadata={"example": "ok"})
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(("ok", "ready")),
+                              metadata={"description": "`ok` (/health) or `ready` (/ready)"})
 
 
 @blp.route("/health", methods=["GET"])
