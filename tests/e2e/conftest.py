@@ -29,10 +29,16 @@ def e2e_env(redis_url):
 
 
 @pytest.fixture(scope="module")
-def api_url(e2e_env, tmp_path_factory):
+def api_log(tmp_path_factory):
+    """The file of the module's gunicorn output (its access and error logs)."""
+    return tmp_path_factory.mktemp("api") / "gunicorn.log"
+
+
+@pytest.fixture(scope="module")
+def api_url(e2e_env, api_log):
     """Base URL of a gunicorn serving the API (deploy/gunicorn.conf.py)."""
     bind = f"127.0.0.1:{free_port()}"
-    log = (tmp_path_factory.mktemp("api") / "gunicorn.log").open("w")
+    log = api_log.open("w")
     proc = start_api(e2e_env, bind, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://{bind}"
     try:

@@ -2,7 +2,7 @@
 (issue 9): CORS lets an allowed origin (RUMMY_CORS_ORIGINS) send Authorization and
 Idempotency-Key and read ETag and Server-Time; a stream ticket lets its EventSource, which
 cannot send Authorization, read the seat's own redacted stream. A page of an origin not on the
-list gets nothing. Skips like tests/e2e/test_web_browser.py when chromium is missing (never
+list gets nothing. A ticket used on the feed and the stream never reaches gunicorn's access log. Skips like tests/e2e/test_web_browser.py when chromium is missing (never
 under CI)."""
 from __future__ import annotations
 
@@ -84,3 +84,17 @@ def test_an_allowed_origins_page_calls_the_api_and_streams_with_a_ticket(
         assert page.evaluate(BLOCKED, {"api": api_url, "id": game["id"]}) == "blocked"
     finally:
         page.close()
+
+
+def test_a_stream_ticket_never_reaches_the_access_log(api_url, api_log, client):
+    game = client.create(HUMAN, seed=6)
+    seat = game["seats"][0]["token"]
+    ticket = client.post(f"/v1/games/{game['id']}/stream-tickets", seat).json()["ticket"]
+    feed = client.get(f"/v1/games/{game['id']}/events?after=0&ticket={ticket}")
+    assert feed.status_code == 200 and feed.json()["events"][0]["type"] == "GameCreated"
+    with client.http.get(f"{api_url}/v1/games/{game['id']}/stream?ticket={ticket}",
+                         stream=True, timeout=10) as stream:
+        assert stream.status_code == 200 and next(stream.iter_lines())
+    logged = api_log.read_text()
+    assert f"GET /v1/games/{game['id']}/events HTTP/1.1\" 200" in logged  # logged, path only
+    assert ticket not in logged and ticket.split(".")[-1] not in logged and "ticket=" not in logged

@@ -319,7 +319,8 @@ WRONG_KEY = {"X-Admin-Key": "not-the-server-admin-key"}
 
 @pytest.mark.parametrize("endpoint", [*READS, *CONTROL, "POST /v1/games/{id}/actions",
                                       "POST /v1/games/{id}/stream-tickets"])
-def test_a_wrong_admin_key_is_a_403_on_every_endpoint_and_changes_nothing(client, table, endpoint):
+def test_a_wrong_admin_key_is_a_403_on_every_endpoint_and_changes_nothing(client, table,
+                                                                          endpoint):
     """Not the public answer: a mistyped key would pass for a complete replay or feed."""
     method, path = endpoint.split(" ")
     url = path.format(id=table["id"], now=table["now"], own_player=table["own_player"],
