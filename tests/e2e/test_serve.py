@@ -19,6 +19,7 @@ import requests
 from bench.stack import free_port
 
 RUMMY = str(Path(sys.executable).with_name("rummy"))
+ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Ctrl-C stops everything."
 
 
@@ -190,3 +191,30 @@ def test_the_restart_delay_doubles_while_a_child_keeps_dying(capsys):
     exits = [line for line in capsys.readouterr().err.splitlines() if "exited" in line]
     assert exits[:2] == ["rummy serve: flaky exited with code 3; restarting in 1 s",
                          "rummy serve: flaky exited with code 3; restarting in 2 s"]
+
+
+@pytest.mark.slow
+def test_make_run_serves_on_rummy_bind():
+    """`make run` (README) binds the API where RUMMY_BIND says, with no --bind."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    # -o install: the venv of this test run is ready; VENV: the one running the tests
+    proc = subprocess.Popen(["make", "-s", "-o", "install", "run", f"VENV={sys.prefix}"],
+                            cwd=ROOT, env={**env, "RUMMY_BIND": f"127.0.0.1:{port}"},
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+    try:
+        wait_for_line(lines, READY_LINE, 60)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as response:
+            assert response.status == 200
+    finally:
+        serve = descendant(proc, "serve", direct=True)
+        kids = children_of(proc.pid)
+        os.kill(serve, signal.SIGTERM) if serve else proc.kill()
+        proc.wait(60)
+        deadline = time.monotonic() + 10
+        while any(map(alive, kids)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert not [pid for pid in kids if alive(pid)]
