@@ -1,5 +1,6 @@
 """The documentation pages work offline: Swagger UI's assets and the rules page come from the
 package, and every rule id the engine can cite has its anchor on the rules page."""
+import os
 import re
 import subprocess
 import sys
@@ -74,3 +75,29 @@ def test_a_built_wheel_carries_the_rules_page_and_the_web_assets(tmp_path):
     assert variants == (ROOT / "docs" / "variants.md").read_text()
     web = {"api/web/static/table.js", "api/web/static/table.css", "api/web/templates/page.html"}
     assert web <= names, web - names
+    # Installed from the wheel (not editable) and run away from the repository, it serves them.
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+                    str(tmp_path / "site"), str(wheel)], check=True, timeout=300)
+    served = subprocess.run([sys.executable, "-c", SERVES], cwd=tmp_path, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(tmp_path / "site")},
+                            capture_output=True, text=True)
+    assert served.returncode == 0, served.stderr[-3000:]
+    assert served.stdout.split() == [str(tmp_path / "site" / "api" / "__init__.py"), "served"]
+
+
+# Run by a Python whose `api` is the installed wheel's: every page and asset answers 200.
+SERVES = """
+import re
+import api
+from api import create_app
+client = create_app({"RUMMY_SERVICE": None, "RUMMY_RATE_LIMITS": "off"}).test_client()
+docs = client.get("/docs").get_data(as_text=True)
+urls = re.findall(r'(?:src|href)="(/docs/swagger-ui/[^"]+)"', docs)
+urls += ["/docs/rules", "/docs/problems", "/docs/variants", "/", "/web/static/table.js",
+         "/web/static/table.css", "/openapi.json"]
+for url in urls:
+    response = client.get(url)
+    assert response.status_code == 200 and len(response.data) > 500, (url, response.status_code)
+assert 'id="r2-4"' in client.get("/docs/rules").get_data(as_text=True)
+print(api.__file__, "served")
+"""
