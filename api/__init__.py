@@ -28,9 +28,11 @@ DEFAULTS = {
     "OPENAPI_SWAGGER_UI_URL": docs_site.SWAGGER_UI_URL,  # pinned package, served offline
     "API_SPEC_OPTIONS": {
         "info": {"description": "Contract Rummy as an event-sourced service. Errors are "
-                                "application/problem+json (RFC 9457); rule violations carry "
-                                "the RULES.md rule id (T1-T5: the table rules of the clock "
-                                "and seat control, docs/clock.md). Every response carries a "
+                                "application/problem+json (RFC 9457), each `type` a link to "
+                                "its entry on /docs/problems; rule violations carry the rule "
+                                "id and `rule_url`, its entry on the rules page /docs/rules "
+                                "(T1-T5: the table rules of the clock and seat control). "
+                                "Every response carries a "
                                 "`Server-Time` header: the server's time, RFC 3339 UTC with "
                                 "ms, the clock of `awaiting.deadline` and `recorded_at`. Any "
                                 "request may also get 414 (request line over 4094 bytes), 431 "
