@@ -127,6 +127,19 @@ def test_every_event_each_caller_reads_is_its_documented_event_type(client, fini
                 seen.add(event["type"])
 
 
+CUSTOM = {"contracts": [["group", "group"], ["group", {"kind": "run", "min": 3}]],
+          "deal_sizes": [7, 7], "wild_twos": True, "buying_from_round": 2}
+
+
+@pytest.mark.parametrize("profile", ["standard", "first_game", "shanghai", "liverpool",
+                                     "eight_deals", CUSTOM])
+def test_a_game_created_event_is_its_documented_type_under_every_profile(client, profile):
+    game = client.post("/v1/games", json={"seats": HUMANS, "profile": profile}).get_json()
+    created = client.get(f"/v1/games/{game['id']}/events").get_json()["events"][0]
+    assert created["type"] == "GameCreated" and created["data"]["profile"]["players"] == 4
+    validator("GameCreatedEvent").validate(created)  # the profile is typed, every option
+
+
 def test_every_server_sent_event_carries_its_documented_event_as_data(client, finished,
                                                                      admin_key):
     stream = client.get(f"/v1/games/{finished['id']}/stream",

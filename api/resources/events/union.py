@@ -13,6 +13,7 @@ import dataclasses
 import types
 import typing
 
+from api.resources.profiles.schemas import profile_object
 from api.typed_spec import enum_ref
 from domain.bots import BOT_LEVELS
 from domain.events import EVENT_TYPES
@@ -58,6 +59,7 @@ ENUMS = {
                                                "if nobody joins (one of the bot levels), null "
                                                "for a seat seated at creation"},
     ("GameStarted", "by"): {"type": "string", "enum": ["host", "auto"]},
+    ("GameCreated", "profile"): profile_object(),  # every option, as the table shows it
     ("GameCreated", "seed"): {"nullable": True, "description": "The seed (integer or string) "
                                                                "when seeded; null when redacted"},
 }
