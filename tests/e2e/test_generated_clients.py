@@ -86,11 +86,15 @@ def test_the_generated_typescript_client_plays_a_human_seat_to_the_end(api_url, 
     modules = _node_modules()
     package = tmp_path / "typescript"
     shutil.copytree(CLIENTS / "typescript", package,
-                    ignore=shutil.ignore_patterns("node_modules", "dist", "schema.d.ts"))
+                    ignore=shutil.ignore_patterns("node_modules", "dist", "schema.ts"))
     (package / "node_modules").symlink_to(modules)
     bins = modules / ".bin"
     run([bins / "openapi-typescript", DOCUMENT, "--default-non-nullable", "false", "-o",
-         package / "src" / "schema.d.ts"], cwd=package)
+         package / "src" / "schema.ts"], cwd=package)
     run([bins / "tsc", "-p", "."], cwd=package)  # strict: the example is typed by the document
+    # Publishable: the package's files carry the client and the document's types.
+    packed = json.loads(run(["npm", "pack", "--dry-run", "--json"], cwd=package))
+    assert {"dist/src/index.js", "dist/src/index.d.ts", "dist/src/schema.d.ts"} <= {
+        f["path"] for f in packed[0]["files"]}, packed
     out = run(["node", package / "dist" / "examples" / "play.js", api_url], cwd=package)
     assert_played_to_the_end(json.loads(out.splitlines()[-1]))
