@@ -1,15 +1,14 @@
 """Who must act now: the active seat, the seats owing an answer to an offer, or nobody."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.decide_claims import waiting_for_claim
 from domain.offers import waiting_for
 from domain.state import ABORTED, BUYING, CLAIM, FINISHED, PLAYING, SCORING, GameState
 
 
-@dataclass(frozen=True)
-class Awaiting:
+class Awaiting(NamedTuple):
     """`status` "waiting"|"playing"|"scoring"|"finished"|"aborted"|"expired"; `turn` the active
     seat (None unless playing); `phase` "draw"|"play"|"buying"|"claim"|"cut" (None unless
     playing); `seats` that must act now (the active seat, the cutter (R11.19), or the seats

@@ -5,8 +5,11 @@
 """
 from __future__ import annotations
 
+import gc
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 from domain.awaiting import awaiting
 from domain.bots import choose_action
@@ -50,6 +53,32 @@ def play_game(levels: tuple[str, ...], rng: random.Random,
         events += new
         state = fold(new, state)  # one working copy per batch, not per event
     return GameResult(tuple(events), state, state.totals, state.winners, tuple(turns))
+
+
+# Young-generation threshold while games are played in a batch: a game allocates hundreds of
+# thousands of short-lived objects (states, events, views), almost none in reference cycles,
+# so the default of 700 runs a young collection every few decisions for nothing.
+BATCH_GC_THRESHOLD = 50_000
+
+
+@contextmanager
+def batch_gc() -> Iterator[None]:
+    """Tune the cyclic GC for a batch of games in process (benchmarks, `rummy simulate`).
+
+    Freezes what is alive now (modules, tables, caches: never collected, no longer scanned)
+    and raises the young generation's threshold to `BATCH_GC_THRESHOLD`; both undone on exit.
+    Bot play is unchanged (the GC only frees cycles). Measured on `bench.engine`'s games: 3.5%
+    fewer instructions per game (bench/README.md). Not for a long-lived service: frozen
+    objects are never freed.
+    """
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(BATCH_GC_THRESHOLD, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def rounds_ended(events: tuple[Event, ...]) -> list[RoundEnded]:

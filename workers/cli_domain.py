@@ -62,7 +62,7 @@ def simulate(games: int, seed: int, levels: str, profile_text: str,
     """Play N in-process games of bots under a rule profile; print the mean penalty per seat
     and per level (95% interval), the rounds that ended without a winner (at the turn cap or
     for want of a card), the mean turns per round and the games per second."""
-    from domain.simulation import play_game, rounds_ended
+    from domain.simulation import batch_gc, play_game, rounds_ended
 
     profile = _profile(profile_text, players)
     level_list = tuple(levels.split(","))
@@ -74,7 +74,7 @@ def simulate(games: int, seed: int, levels: str, profile_text: str,
     samples, totals, rounds, turns = [], [0] * seat_count, 0, 0
     no_winner = {"turn_cap": 0, "no_card": 0}
     started = time.perf_counter()
-    with click.progressbar(range(games), label="games") as bar:
+    with batch_gc(), click.progressbar(range(games), label="games") as bar:
         for number in bar:
             seats = seating(level_list, number, seat_count)
             result = play_game(seats, random.Random(seed + number), profile)
