@@ -67,9 +67,9 @@ def batch_gc() -> Iterator[None]:
 
     Freezes what is alive now (modules, tables, caches: never collected, no longer scanned)
     and raises the young generation's threshold to `BATCH_GC_THRESHOLD`; both undone on exit.
-    Bot play is unchanged (the GC only frees cycles). Measured on `bench.engine`'s games: 3.5%
-    fewer instructions per game (bench/README.md). Not for a long-lived service: frozen
-    objects are never freed.
+    Bot play is unchanged (the GC only frees cycles). Measured on `bench.engine`'s games: 1.7%
+    fewer instructions per game (bench/README.md). Not for a long-lived service: what is
+    frozen is never collected.
     """
     thresholds = gc.get_threshold()
     gc.freeze()

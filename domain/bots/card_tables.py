@@ -23,7 +23,8 @@ for _suit in SUITS:
         POINTS[_code] = card_points(_code)
 WINDOW_CODES = {(s, low): tuple(card_at(n, s) for n in range(low, low + RUN_SIZE))
                 for s in SUITS for low in RUN_LOWS}
-WINDOW_SETS = {window: frozenset(codes) for window, codes in WINDOW_CODES.items()}
+WINDOW_SETS: dict[tuple[str, int] | None, frozenset[str]] = {
+    window: frozenset(codes) for window, codes in WINDOW_CODES.items()}
 WINDOW_SETS[None] = frozenset()        # a run slot with no candidate window holds nothing
 # Per natural code: the windows holding it (an ace sits in the lowest and the highest).
 CARD_WINDOWS = {code: frozenset(w for w, codes in WINDOW_SETS.items() if code in codes)

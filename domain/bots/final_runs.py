@@ -29,7 +29,8 @@ def final_need(hand: tuple[str, ...], mins: tuple[int, ...], high_only: bool,
     `high_only`: aces only above the king (R11.14); `wild_twos`: deuces are wild (R11.15);
     `per_run`: at most that many wild cards in one run (R11.13), None for no limit.
     """
-    wilds, counts = 0, {}
+    wilds = 0
+    counts: dict[str, int] = {}
     for code in hand:
         if code == JOKER or (wild_twos and code[:-1] == "2"):
             wilds += 1

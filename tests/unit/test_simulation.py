@@ -1,10 +1,11 @@
 """Whole games of bots end normally: seven rounds scored, winners named."""
+import gc
 import random
 
 import pytest
 
 from domain import choose_action
-from domain.simulation import play_game
+from domain.simulation import BATCH_GC_THRESHOLD, batch_gc, play_game
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -28,3 +29,21 @@ def test_the_same_seed_plays_the_same_game():
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError):
         choose_action("grandmaster", {"legal_actions": [{"type": "pass"}]}, random.Random(0))
+
+
+def test_batch_gc_tunes_the_collector_for_the_batch_only_and_plays_the_same_game():
+    before = gc.get_threshold()
+    plain = play_game(("basic",) * 4, random.Random(4)).events
+    with batch_gc():
+        assert gc.get_threshold() == (BATCH_GC_THRESHOLD, *before[1:])
+        assert gc.get_freeze_count() > 0      # what was alive at entry is no longer scanned
+        tuned = play_game(("basic",) * 4, random.Random(4)).events
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert tuned == plain
+
+
+def test_batch_gc_restores_the_collector_when_a_game_fails():
+    before = gc.get_threshold()
+    with pytest.raises(ValueError), batch_gc():
+        play_game(("grandmaster",) * 4, random.Random(0))
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
