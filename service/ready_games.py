@@ -32,8 +32,10 @@ GAMES, LEASED, VERSIONS, OWNERS, WAKE, SKIPS = (
     for name in ("games", "leased", "versions", "owners", "wake", "skips"))
 # A worker takes the first game it played last among the WINDOW at the head, else the head:
 # its cached state is then current (no read of the stream). The head is passed over at most
-# MAX_SKIPS times, so a game waits at most MAX_SKIPS slices more than strict FIFO would make
-# it (a game of a dead worker, or one both workers keep passing over, is not starved). With a
+# MAX_SKIPS times; a game behind it in the window may be passed over too (those skips are not
+# counted), so a game waits at most about MAX_SKIPS x WINDOW slices more than strict FIFO
+# would make it: bounded, so a game of a dead worker, or one both workers keep passing over,
+# is not starved. With a
 # window of 4 and no cap, 2 workers on 50 games switched a game between them in ~4% of the
 # slices, and each switch made the taker read and fold the other's moves (~7 ms of CPU): 35
 # ms per game, 7% of the worker's CPU (issue 12).

@@ -73,8 +73,8 @@ class TurnLoop:
         self.released: list[tuple[str, int, int]] = []
 
     def run(self, stop: threading.Event) -> None:
-        """Until `stop` is set: take a game, play its slice, release it with the next take;
-        block on the wake list while no game is ready."""
+        """Until `stop` is set: take up to TAKE_GAMES games, play a slice of each, release them
+        with the next take; block on the wake list while no game is ready."""
         backoff, failing = FIRST_BACKOFF_S, False
         while not stop.is_set():
             try:
@@ -105,8 +105,8 @@ class TurnLoop:
 
     def step(self) -> int:
         """Release what was played, take the next games (TAKE_GAMES) and play a slice of each;
-        how many games were taken (0: none ready). Raises redis.RedisError when a Redis cannot
-        be reached (the releases, and the games taken but not played, are kept for the next
+        how many games were taken (0: none ready). Raises redis.RedisError or StoreError when a
+        Redis cannot be reached (the releases, and the games taken but not played, are kept for the next
         step)."""
         taken = self.ready.take(self.lease_ms, self.released, self.name, count=TAKE_GAMES)
         self.released = []

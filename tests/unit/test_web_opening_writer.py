@@ -27,6 +27,8 @@ CASES = [
     (["3S", "2S", "2D", "5S"], False, True, ["2S", "3S", "2D=4S", "5S"]),
     (["QS", "KS", "2D", "JS"], False, True, ["JS", "QS", "KS", "2D=AS"]),
     (["6S", "7S", "8S", "2H"], True, True, ["2H=5S", "6S", "7S", "8S"]),
+    (["QS", "KS", "AS", "2S"], False, True, ["2S=JS", "QS", "KS", "AS"]),  # the ace sits high
+    (["2S", "2S", "3S", "4S"], False, True, ["2S", "3S", "4S", "2S=5S"]),  # one deuce natural
 ]
 
 
@@ -45,5 +47,4 @@ def written(cases: list[tuple]) -> list[list[str]]:
 def test_the_page_writes_each_meld_as_the_api_reads_it():
     for (cards, _, wild_twos, want), got in zip(CASES, written(CASES)):
         assert got == want, cards
-        rules = WILD_TWOS if wild_twos else None
-        assert sorted(make_meld(0, got, rules).cards) == sorted(got)  # the rules accept it
+        make_meld(0, got, WILD_TWOS if wild_twos else None)  # raises when the rules refuse it

@@ -13,18 +13,24 @@ const rankOf = (code) => RANKS.indexOf(code.slice(0, -1)) + 1; // ace 1, king 13
 const isDeuce = (code) => rankOf(code) === 2;
 
 /** The cards of `codes` played as wild cards (R3.3; deuces too under R11.15 when `wildTwos`):
- * [naturals, wild cards]. A deuce stays natural in a group of deuces, or in a run of its own
- * suit beside an ace or a three; elsewhere it is wild. */
+ * [naturals, wild cards]. A deuce stays natural in a group of deuces, or (one of them) in a
+ * run of its own suit holding a three, or a low ace (an ace and no king); elsewhere it is wild:
+ * QS KS AS 2S is the run 2S=JS QS KS AS. */
 function wildCards(codes, wildTwos) {
   const jokers = codes.filter(isJoker);
   const naturals = codes.filter((c) => !isJoker(c));
   const others = naturals.filter((c) => !isDeuce(c));
   if (!wildTwos || !others.length) return [naturals, jokers];
   const suit = others[0].slice(-1);
-  const beside = others.some((c) => c.slice(-1) === suit && [1, 3].includes(rankOf(c)));
+  const has = (rank) => others.some((c) => c.slice(-1) === suit && rankOf(c) === rank);
   const oneRank = new Set(others.map((c) => c.slice(0, -1))).size === 1;
-  const natural = (c) => !isDeuce(c) || (!oneRank && beside && c.slice(-1) === suit);
-  return [naturals.filter(natural), [...naturals.filter((c) => !natural(c)), ...jokers]];
+  let natural = !oneRank && (has(3) || (has(1) && !has(13)))
+    ? naturals.find((c) => isDeuce(c) && c.slice(-1) === suit) : undefined;
+  const kept = [], wild = [];
+  for (const c of naturals) {
+    if (!isDeuce(c) || c === natural) { kept.push(c); if (c === natural) natural = undefined; } else wild.push(c);
+  }
+  return [kept, [...wild, ...jokers]];
 }
 
 /** How wild card `code` is written standing for rank `rank` (a number, ace 1 or 14) of `suit`
