@@ -69,23 +69,27 @@ return 1
 """
 # KEYS games, leased, versions, owners, skips. ARGV lease ms, take ("1"/"0"), lapsed per take,
 # URGENT_MS, worker id, window, max skips, games to take, then (game, version, again: "0" done,
-# "1" at the tail, "2" urgent) per game released. Returns {game, version hint or '-1', ...} of
+# "1" at the tail, "2" urgent) per game released (ignored unless this worker holds it). Returns {game, version hint or '-1', ...} of
 # the games taken (each leased until now + lease ms), one at a time: an urgent game at the
 # head, else the first of the window this worker owns unless the head was passed over max
 # skips times already, else the head; or {}.
 TAKE_LUA = _NOW + """
 for i = 9, #ARGV, 3 do
   local game, again = ARGV[i], ARGV[i + 2]
-  redis.call('ZREM', KEYS[2], game)
-  if again ~= '0' then
-    local score = now + (i - 9) / 3  -- one ms apart: back in the order they were played
-    if again == '2' then score = score - tonumber(ARGV[4]) end
-    redis.call('ZADD', KEYS[1], 'LT', ms(score), game)
-    hint(game, ARGV[i + 1])
-  elseif not redis.call('ZSCORE', KEYS[1], game) then
-    redis.call('HDEL', KEYS[3], game)
-    redis.call('HDEL', KEYS[4], game)
-    redis.call('HDEL', KEYS[5], game)
+  -- Only the game's holder releases it: a worker whose lease lapsed (an outage, a lost reply)
+  -- must not end the lease of the worker that took the game since.
+  if redis.call('HGET', KEYS[4], game) == ARGV[5] then
+    redis.call('ZREM', KEYS[2], game)
+    if again ~= '0' then
+      local score = now + (i - 9) / 3  -- one ms apart: back in the order they were played
+      if again == '2' then score = score - tonumber(ARGV[4]) end
+      redis.call('ZADD', KEYS[1], 'LT', ms(score), game)
+      hint(game, ARGV[i + 1])
+    elseif not redis.call('ZSCORE', KEYS[1], game) then
+      redis.call('HDEL', KEYS[3], game)
+      redis.call('HDEL', KEYS[4], game)
+      redis.call('HDEL', KEYS[5], game)
+    end
   end
 end
 local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ms(now), 'LIMIT', 0, ARGV[3])

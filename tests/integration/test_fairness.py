@@ -192,6 +192,19 @@ def test_a_take_leases_two_games_and_an_outage_in_the_first_keeps_both_for_the_n
     assert ReadyGames(wiring.queue_client).leased() == sorted([first, second])
 
 
+def test_a_worker_whose_lease_lapsed_cannot_release_the_game_another_took_since(wiring):
+    """Its late release (after an outage, say) is ignored: the game stays leased to the worker
+    holding it, so a third cannot take it and play it beside that one."""
+    game = wiring.service.create_game(BOTS, seed=13)
+    ready = ReadyGames(wiring.queue_client)
+    assert ready.take(lease_ms=50, worker="a") == [(game["id"], game["version"])]
+    time.sleep(0.1)
+    assert ready.take(lease_ms=30_000, worker="b") == [(game["id"], game["version"])]
+    assert ready.take(30_000, [(game["id"], game["version"] + 1, 1)], worker="a") == []
+    assert ready.leased() == [game["id"]] and ready.queued() == []
+    assert ready.take(30_000, worker="c") == []  # still b's
+
+
 def test_a_slice_on_a_state_another_append_overtook_appends_nothing_twice(wiring, bare):
     """The loop's cached state is behind the stream (another worker played the game, the
     version hint lost): its move loses the race (expected version), the game goes back to the
