@@ -24,13 +24,10 @@ function wildCards(codes, wildTwos) {
   const suit = others[0].slice(-1);
   const has = (rank) => others.some((c) => c.slice(-1) === suit && rankOf(c) === rank);
   const oneRank = new Set(others.map((c) => c.slice(0, -1))).size === 1;
-  let natural = !oneRank && (has(3) || (has(1) && !has(13)))
-    ? naturals.find((c) => isDeuce(c) && c.slice(-1) === suit) : undefined;
-  const kept = [], wild = [];
-  for (const c of naturals) {
-    if (!isDeuce(c) || c === natural) { kept.push(c); if (c === natural) natural = undefined; } else wild.push(c);
-  }
-  return [kept, [...wild, ...jokers]];
+  const at = !oneRank && (has(3) || (has(1) && !has(13)))
+    ? naturals.findIndex((c) => isDeuce(c) && c.slice(-1) === suit) : -1; // the natural deuce
+  const natural = (c, i) => !isDeuce(c) || i === at;
+  return [naturals.filter(natural), [...naturals.filter((c, i) => !natural(c, i)), ...jokers]];
 }
 
 /** How wild card `code` is written standing for rank `rank` (a number, ace 1 or 14) of `suit`
