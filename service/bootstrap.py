@@ -20,7 +20,7 @@ from service.lobby import Lobby
 from service.rematch import Rematches
 from service.jwt_identity import JwtVerifier
 from service.player_index import PlayerIndex
-from service.projections import AfterAppend, index_players, publish_webhooks
+from service.projections import AfterAppend, index_players, publish_webhooks, seat_players
 from service.seat_players import JoinedPlayers
 from service.loading import GameLoader
 from service.notify import shared_notifier
@@ -99,6 +99,7 @@ def wire_players(service: GameService, client: redis.Redis, settings: Settings,
         service.identity = JwtVerifier(integration.jwt_public_key, integration.jwt_issuer,
                                        integration.jwt_audience)
     service.after_append = AfterAppend(
+        seat_players(service.players, service.joined),
         index_players(service.players, service.joined),
         publish_webhooks(service.webhooks, service.joined, service.deadline))
 

@@ -9,7 +9,7 @@ import hmac
 import secrets
 import time
 
-from domain import event_from_dict, event_to_dict, start_from_position, start_game
+from domain import event_to_dict, start_from_position, start_game
 from domain.lobby import open_lobby
 from service.clock import clock_event
 from service.decisions import decision_rng
@@ -19,6 +19,7 @@ from service.profiles import table_profile
 from service.queries import RECORD_FORMAT, GameReads
 from service.records import VISIBILITIES, GameRecord
 from service.seating import seat_specs
+from service.table_events import RematchOf, event_of, is_table_event
 from service.tokens import is_admin_key, new_token, token_hash
 
 
@@ -47,7 +48,7 @@ class GameCreation(GameReads):
                     position: dict | None = None, admin_key: str | None = None,
                     clock: dict | None = None, visibility: str = "public",
                     auto_start: bool = False, host: str | None = None,
-                    webhook_url: str | None = None) -> dict:
+                    webhook_url: str | None = None, rematch_of: str | None = None) -> dict:
         """Create a game: `{"id", "version", "admin_token", "seats": [{"seat", "kind", "name",
         "level", "token" (human seats, shown once)}]}`.
 
@@ -64,7 +65,8 @@ class GameCreation(GameReads):
         `visibility`: one of service.records.VISIBILITIES. `host`: the admin token hash of the
         game a rematch follows (service.rematch): the new game keeps it, its origin is
         "rematch", and its human seats get their tokens later (service.grants), so the answer
-        holds no token. `webhook_url`: the game's own webhook receiver (docs/players.md; the
+        holds no token; `rematch_of` names the finished game it follows (a RematchOf table
+        event ends the creation's append). `webhook_url`: the game's own webhook receiver (docs/players.md; the
         caller checked who may set it).
         Raises UnsupportedProfile, ValueError (naming a bad clock field; open seats with a
         position), RuleViolation (position), Forbidden (position without the admin key)."""
@@ -92,6 +94,8 @@ class GameCreation(GameReads):
             events = open_lobby(events, levels, auto_start)
         if host is not None:
             origin = "rematch"
+        if rematch_of is not None:
+            events.append(RematchOf(game_id=rematch_of))
         if webhook_url is not None:  # before the first append: its events are delivered there
             self.webhooks.set_game_url(game_id, webhook_url)
         return self._create(game_id, specs, [event_to_dict(e) for e in events], rng_seed, origin,
@@ -111,10 +115,12 @@ class GameCreation(GameReads):
         if not events or [e.get("version") for e in events] != list(range(1, len(events) + 1)):
             raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
         raw = [{k: e[k] for k in ("type", "schema", "data") if k in e} for e in events]
-        if raw[-1].get("type") != "GameEnded":
+        last = max((v for v, e in enumerate(raw, 1) if not is_table_event(e.get("type"))),
+                   default=len(raw))
+        if raw[last - 1].get("type") != "GameEnded":
             raise ValueError(f"only a finished game's record can be imported: its last event "
-                             f"(version {len(raw)}) must be GameEnded, not "
-                             f"{str(raw[-1].get('type'))[:40]}")
+                             f"(version {last}) must be GameEnded, not "
+                             f"{str(raw[last - 1].get('type'))[:40]}")
         state = imported_state(raw)
         specs = seat_specs(record.get("seats"), state.seats)
         if any(spec["kind"] == "open" for spec in specs):
@@ -140,7 +146,7 @@ class GameCreation(GameReads):
         if visibility != "public":  # never listed, not even for the moment before this
             self.index.unlist(game_id, created_ms)
         result = self.store.append(game_id, events, 0)
-        self._appended(record, 0, None, [event_from_dict(e) for e in events], created=True,
+        self._appended(record, 0, None, [event_of(e) for e in events], created=True,
                        recorded_at=result.recorded_at)
         seats = [{**spec, **({"token": tokens[spec["seat"]]} if spec["seat"] in tokens else {})}
                  for spec in specs]

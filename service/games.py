@@ -20,6 +20,7 @@ from service.keys import idempotency_scope
 from service.principal import Principal
 from service.records import GameRecord
 from service.store import ConcurrencyError
+from service.table_events import rules_events
 
 log = logging.getLogger(__name__)
 # How long a request without If-Match is re-decided on newer states when other appends win the
@@ -225,7 +226,8 @@ class GameService(GameCreation):
         raised: the append stands (the sweeper re-enqueues missing follow-ups and deadlines,
         DESIGN §5)."""
         game_id, version = record.id, before + len(events)
-        previous, state = state, fold(events, state) if after is None else after
+        previous = state
+        state = fold(rules_events(events), state) if after is None else after
         self.loader.remember(game_id, version, state, folded=len(events))
         if log.isEnabledFor(logging.INFO):  # the names are joined only for a line written
             log.info("appended game=%s version=%s events=%s", game_id, version,

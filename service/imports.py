@@ -1,7 +1,8 @@
 """Checks of an exported record before it is imported again (GameService.import_game): its
 events must be events of this code, follow one from another, and keep the profile's deck. A
 record is client input: every refusal is a ValueError naming the event, never Python's own
-message."""
+message. Its table events (service.table_events) are checked for their shape and kept where
+they stand, so the imported game's versions are the record's; the fold skips them."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,6 +12,7 @@ from domain import event_from_dict, fold, full_deck
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.events import EVENT_TYPES
+from service.table_events import TABLE_EVENT_TYPES, rules_events, table_event_from_dict
 
 
 def imported_state(raw: list[dict]) -> object:
@@ -31,11 +33,13 @@ def _fold_record(raw: list[dict]) -> object:
     message: a record is client input)."""
     events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
     try:
-        return fold(events)
+        return fold(rules_events(events))
     except Exception:  # noqa: BLE001 - find the event, below
         pass
     state = None
     for version, event in enumerate(events, 1):
+        if not rules_events((event,)):
+            continue
         try:
             state = fold((event,), state)
         except Exception as error:  # noqa: BLE001 - any error of the fold is a bad record
@@ -48,7 +52,7 @@ def _fold_record(raw: list[dict]) -> object:
 def _record_event(version: int, raw: dict) -> object:
     """The domain event of a record's `raw` event. Raises ValueError naming the event."""
     name = raw.get("type")
-    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    cls = (EVENT_TYPES.get(name) or TABLE_EVENT_TYPES.get(name)) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"event {version}: {str(name)[:40]!r} is not an event type")
     schema = raw.get("schema", 1)
@@ -56,7 +60,7 @@ def _record_event(version: int, raw: dict) -> object:
         raise ValueError(f"event {version} ({name}): schema {str(schema)[:20]} is not one "
                          f"this server reads (1 to {cls.SCHEMA})")
     try:
-        return event_from_dict(raw)
+        return table_event_from_dict(raw) if name in TABLE_EVENT_TYPES else event_from_dict(raw)
     except Exception:  # noqa: BLE001 - a record is client input: name the event, not the error
         names = ", ".join(f.name for f in dataclasses.fields(cls))
         raise ValueError(f"event {version} ({name}): its data must be an object with the "

@@ -5,11 +5,14 @@ from domain import event_from_dict, fold
 from service.errors import GameNotFound
 from service.snapshots import Snapshots
 from service.store import EventStore, StoredEvent
+from service.table_events import is_table_event
 
 
 def to_domain(events: list[StoredEvent]) -> list:
-    """Stored events as domain events (upcast to their current schema)."""
-    return [event_from_dict({"type": e.type, "schema": e.schema, "data": e.data}) for e in events]
+    """Stored events as domain events (upcast to their current schema); the table events
+    (service.table_events) are left out: the rules never read them."""
+    return [event_from_dict({"type": e.type, "schema": e.schema, "data": e.data})
+            for e in events if not is_table_event(e.type)]
 
 
 class GameLoader:

@@ -30,6 +30,7 @@ from service.principal import Principal
 from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors
 from service.seating import seat_name
 from service.store import IdempotencyInProgress, IdempotencyKeyReused
+from service.table_events import PlayerSeated
 from service.tokens import new_token
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
@@ -103,20 +104,25 @@ class Lobby:
         expires = self.games.records.get(created["id"]).created_ms + ttl_ms
         return {**created, "join_code": code, "expires_at": rfc3339(expires)}
 
-    def join(self, code: str, name: str, idempotency_key: str | None = None) -> dict:
+    def join(self, code: str, name: str, idempotency_key: str | None = None,
+             player: str | None = None) -> dict:
         """Take the first open seat of the game of `code` under `name`: `{"game_id", "seat",
-        "token"}` (the token shown once). A retry with the same `idempotency_key` gets the
-        first answer and appends nothing. Raises JoinCodeNotFound (unknown or expired code),
-        LobbyClosed (started, aborted, or full), ValueError (a bad name), IdempotencyKeyReused,
-        IdempotencyInProgress."""
+        "token"}` (the token shown once). With `player` (docs/players.md), the seat is that
+        player's: a PlayerSeated table event joins SeatJoined in one append. A retry with the
+        same `idempotency_key` gets the first answer and appends nothing. Raises
+        JoinCodeNotFound (unknown or expired code), LobbyClosed (started, aborted, or full),
+        ValueError (a bad name), IdempotencyKeyReused, IdempotencyInProgress."""
         game_id = self._game_of(code)
         name = seat_name(name)
-        action, rng_seed, decided = {"type": JOIN, "name": name}, self._rng_seed(game_id), []
+        action = {"type": JOIN, "name": name, **({} if player is None else {"player": player})}
+        rng_seed, decided = self._rng_seed(game_id), []
 
         def decision(state, version):  # the domain's join, remembering that it was decided here
             events = decide(state, None, action, decision_rng(rng_seed, version))
             decided.append(events)
-            return events
+            if player is None:
+                return events
+            return [*events, PlayerSeated(seat=self._joined_seat(decided), player_id=player)]
         key = None if idempotency_key is None else f"{JOIN}:{idempotency_key}"
         try:
             self.games.decide_system(game_id, action, key, decision=decision)

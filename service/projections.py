@@ -1,5 +1,5 @@
-"""What the service derives from each append beyond the game index: the per-player index
-(service.player_index) and, with webhooks configured, the webhook events (service.webhooks).
+"""What the service derives from each append beyond the game index: who joined which seat
+(service.seat_players), the per-player index (service.player_index) and, with webhooks configured, the webhook events (service.webhooks).
 `AfterAppend` is the `after_append(record, version, previous, state, events, recorded_at)` hook
 GameService calls after every append; bootstrap installs it."""
 from __future__ import annotations
@@ -11,12 +11,27 @@ from service.clock import rfc3339
 from service.player_index import PlayerIndex, player_status
 from service.records import GameRecord
 from service.seat_players import JoinedPlayers, has_open_seats
+from service.table_events import PlayerSeated
 from service.webhook_events import webhook_events
 from service.webhooks import WebhookOutbox
 
-# (record, version, state before or None at creation, state after, domain events appended,
-# their recorded_at ms) -> None
+# (record, version, state before or None at creation, state after, events appended (domain
+# and table events), their recorded_at ms) -> None
 Projection = Callable[[GameRecord, int, object, object, list, "int | None"], None]
+
+
+def seat_players(players: PlayerIndex, joined: JoinedPlayers) -> Projection:
+    """The projection of the PlayerSeated table events (a player joined a seat by code):
+    `joined` learns who sits there and the game enters the player's index under its status,
+    before the webhooks of the same append name the players (a join that starts the game)."""
+    def project(record: GameRecord, version: int, previous: object, state: object,
+                events: list, recorded_at: int | None) -> None:
+        for event in events:
+            if isinstance(event, PlayerSeated):
+                joined.add(record.id, event.seat, event.player_id)
+                players.record(event.player_id, record.id, event.seat, record.created_ms,
+                               awaiting(state).status)
+    return project
 
 
 def index_players(players: PlayerIndex, joined: JoinedPlayers) -> Projection:

@@ -19,6 +19,8 @@ from service.records import GameRecord, RecordStore
 from service.stats import RedisStats
 from service.store import EventStore
 from service.stream_leases import StreamLeases
+from service.table_events import is_table_event
+from service.table_events import shown as table_shown
 
 RECORD_FORMAT = "contract-rummy/game-record"
 RECORD_FORMAT_VERSION = 1
@@ -170,7 +172,8 @@ class GameReads:
         """The events after version `after`, as the caller may see them (DESIGN §2.4): redacted
         for a seat or the public (the game's admin token too while the game is live), whole
         for the server admin key and, once the game is finished, for the game's admin token
-        (docs/threat-model.md). Each carries `"version"`. With `wait_s` > 0 it blocks up to
+        (docs/threat-model.md); a table event's player id only for the server admin key
+        (service.table_events.shown). Each carries `"version"`. With `wait_s` > 0 it blocks up to
         that many seconds (capped at `max_wait_s`) until one exists, and returns what there is
         at once while draining (shutdown). At most `limit` events (None: all). Raises
         GameNotFound."""
@@ -185,8 +188,12 @@ class GameReads:
         shown = []
         for event in stored:
             raw = {"type": event.type, "schema": event.schema, "data": event.data}
-            shown.append({**(raw if whole else redact(raw, principal.seat, profile)),
-                          "version": event.version, "recorded_at": rfc3339(event.recorded_at)})
+            if is_table_event(event.type):
+                raw = table_shown(raw, principal.server)
+            elif not whole:
+                raw = redact(raw, principal.seat, profile)
+            shown.append({**raw, "version": event.version,
+                          "recorded_at": rfc3339(event.recorded_at)})
         return shown
 
     def _profile(self, game_id: str) -> RuleProfile:
@@ -259,7 +266,8 @@ class GameReads:
         "format_version", "id", "created_ms", "seats", "version", "events": [{"version",
         "type", "schema", "data"}]}`. No token hash; the events are whole, so `GameCreated`
         carries the game's decision seed (harmless once the game is over; a seeded game's seed
-        is an HMAC of the client's seed, docs/architecture.md §2 "Seeds"). Raises GameNotFound,
+        is an HMAC of the client's seed, docs/architecture.md §2 "Seeds"), but a table event's
+        player id is null but for the server admin key (service.table_events). Raises GameNotFound,
         Unauthorized (no token), Forbidden (a seat's or the game's admin token of a game not
         finished)."""
         record = self.records.get(game_id)
@@ -269,7 +277,9 @@ class GameReads:
             if not self._finished(game_id):
                 raise Forbidden("Only a finished game can be exported (a live one only with "
                                 "the server admin key).")
-        events = [{**event.to_dict(), "recorded_at": rfc3339(event.recorded_at)}
+        events = [{**(table_shown(event.to_dict(), principal.server)
+                      if is_table_event(event.type) else event.to_dict()),
+                   "recorded_at": rfc3339(event.recorded_at)}
                   for event in self.store.read(game_id)]
         return {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
                 "created_ms": record.created_ms,

@@ -2,10 +2,11 @@
 seats, rule profile, clock, visibility and host (the finished game's admin token manages it);
 each former human seat takes its new token with its old one.
 
-The link is the key `rummy:{<game>}:rematch` -> the follow-up's id, set once: the first
-request holds it (`pending:<nonce>`, for PENDING_MS) while it creates the game, so requests
-racing get the same follow-up. The follow-up's seat tokens are grants (service.grants): a new
-one revokes the one before.
+The link is in both streams (table events: RematchCreated in the finished game, RematchOf in
+the follow-up, service.table_events); the key `rummy:{<game>}:rematch` -> the follow-up's id
+answers lookups, set once: the first request holds it (`pending:<nonce>`, for PENDING_MS)
+while it creates the game, so requests racing get the same follow-up. The follow-up's seat tokens are grants (service.grants): a new
+one revokes the one before, and is told by a SeatTokenIssued table event.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from service.errors import Forbidden, ServiceError, Unauthorized
 from service.keys import PREFIX
 from service.principal import Principal
 from service.redis_store import backend_errors
+from service.table_events import RematchCreated, SeatTokenIssued, record_table_events
 from service.tokens import new_token
 
 PENDING = "pending:"
@@ -65,7 +67,9 @@ class Rematches:
         specs = [_seat(seat, players.get(seat["seat"])) for seat in record.public_seats(state)]
         clock = None if state.clock is None else dict(state.clock.__dict__)
         created = self.games.create_game(specs, profile=state.profile.to_json(), clock=clock,
-                                         visibility=record.visibility, host=record.admin_hash)
+                                         visibility=record.visibility, host=record.admin_hash,
+                                         rematch_of=game_id)
+        record_table_events(self.games, game_id, [RematchCreated(game_id=created["id"])])
         with backend_errors():
             self._client.set(rematch_key(game_id), created["id"])
         return {"id": created["id"]}
@@ -85,6 +89,7 @@ class Rematches:
             raise Forbidden(f"Seat {principal.seat} is a bot's in the rematch.")
         token = new_token()
         self.games.grants.grant_seat(follow_up, principal.seat, token)
+        record_table_events(self.games, follow_up, [SeatTokenIssued(seat=principal.seat)])
         return {"game_id": follow_up, "seat": principal.seat, "token": token}
 
     def _follow_up(self, game_id: str) -> str:

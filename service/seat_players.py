@@ -1,7 +1,9 @@
 """Which player sits where (docs/players.md): the player ids given at creation (in the game's
 record) and those of players who joined an open seat by code while acting for a player (the
-integration key with X-Player-Id, or a player JWT), kept in the hash `rummy:{<game>}:players`
-(seat -> player id, each seat written once)."""
+integration key with X-Player-Id, or a player JWT). A join's player is a PlayerSeated table
+event of the game's stream (service.table_events); the hash `rummy:{<game>}:players` (seat ->
+player id, each seat written once) is its projection, for lookups without reading the stream,
+written after the append (service.projections.seat_players) and again by a retried join."""
 from __future__ import annotations
 
 import redis

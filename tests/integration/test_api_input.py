@@ -263,7 +263,11 @@ def test_every_operation_that_reads_redis_documents_503_and_no_unused_component_
 
 
 def test_the_event_feed_documents_every_event_type_and_its_data():
-    from domain.events import EVENT_TYPES
+    from domain.events import EVENT_TYPES as DOMAIN_EVENT_TYPES
+    from service.table_events import TABLE_EVENT_TYPES
+    EVENT_TYPES = {**DOMAIN_EVENT_TYPES, **TABLE_EVENT_TYPES}  # noqa: N806 - the registries
+    assert set(TABLE_EVENT_TYPES) >= {"PlayerSeated", "SpectatorAdded", "RematchCreated",
+                                      "RematchOf", "SeatTokenIssued"}
     schemas = openapi()["components"]["schemas"]
     event = schemas["Event"]
     assert event["discriminator"]["propertyName"] == "type"

@@ -78,6 +78,8 @@ def table(client, admin_key):
     seat = public["turn"]
     spectator = client.post(f"/v1/games/{gid}/spectators",
                             headers=bearer(a["admin_token"])).get_json()["token"]
+    now += 1  # SpectatorAdded, a table event: the state (and `full`) is the same
+    assert client.get(f"/v1/games/{gid}").get_json()["version"] == now
     other = (seat + 1) % 4
     callers = dict(zip(CALLERS, (None, b["seats"][0]["token"], tokens[other], tokens[seat],
                                  a["admin_token"], server, spectator, as_player(f"player-{seat}"),

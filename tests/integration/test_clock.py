@@ -134,6 +134,23 @@ def test_a_human_acting_before_the_deadline_makes_the_job_stale(service, jobs_wi
     assert "TurnTimedOut" not in types_after(service, game["id"], 0)
 
 
+def test_a_table_event_in_a_humans_turn_keeps_its_deadline_and_the_timeout_comes(
+        service, jobs_wiring):
+    """A spectator let in (a table event) moves the version, not the turn's deadline: the
+    entry moves to the new version with the same due time, and the timeout happens there."""
+    from service.visibility import add_spectator
+    game = service.create_game(HUMANS, seed=7, clock={"turn_s": 1, "timeouts_before_takeover": 1})
+    version, _ = service.load(game["id"])
+    due, _ = service.schedule.due(game["id"])
+    add_spectator(service, game["id"], Principal(admin=True))
+    assert service.schedule.due(game["id"]) == (due, version + 1)
+    time.sleep(1.05)
+    assert deadlines.run_deadline(game["id"], version) == "stale"
+    assert deadlines.run_deadline(game["id"], version + 1) == "turn"
+    assert types_after(service, game["id"], version)[:3] == ["SpectatorAdded", "TurnTimedOut",
+                                                              "SeatTakenOver"]
+
+
 def test_the_poller_enqueues_a_due_deadline_once(service, jobs_wiring, redis_client):
     game = service.create_game(HUMANS, seed=7, clock={"turn_s": 1})
     version, _ = service.load(game["id"])

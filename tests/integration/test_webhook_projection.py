@@ -68,6 +68,21 @@ def test_a_joined_player_is_named_in_the_webhooks_of_its_seat(client, redis_clie
                        if turn in (0, 1) else [])
 
 
+def test_the_join_that_starts_a_game_names_its_player_in_game_started(client, redis_client):
+    """The joiner's PlayerSeated is in the append that starts the game (auto_start), and the
+    players' projection runs before the webhooks: game.started names the last joiner too."""
+    seats = [{"kind": "human", "name": "Host", "player_id": "host"}, {"kind": "open"},
+             {"kind": "bot"}, {"kind": "bot"}]
+    game = client.post("/v1/games", json={"seats": seats, "auto_start": True},
+                       headers=as_player("integrator")).get_json()
+    joined = client.post("/v1/games/join", json={"code": game["join_code"], "name": "Ann"},
+                         headers=as_player("ann"))
+    assert joined.status_code == 201
+    found = payloads(redis_client, game["id"])
+    start = next(p for p in found.values() if p["type"] == "game.started")["data"]
+    assert [s["player_id"] for s in start["seats"]] == ["host", "ann", None, None]
+
+
 def test_a_game_of_bots_records_no_webhook(client, redis_client):
     game = client.post("/v1/games", json={"seats": [{"kind": "bot"}] * 4}).get_json()
     assert payloads(redis_client, game["id"]) == {}

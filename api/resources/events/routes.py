@@ -26,7 +26,9 @@ from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
 log = logging.getLogger(__name__)
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="Event feeds")
 RETRY_MS = 2000  # the reconnect delay a stream asks for (SSE `retry:`)
-FINAL_EVENTS = ("GameEnded", "GameAborted", "LobbyExpired")  # nothing is appended after them
+# No play follows them; a feed ends there (only table events may follow: a spectator let in,
+# a rematch made, which a later read of the feed shows).
+FINAL_EVENTS = ("GameEnded", "GameAborted", "LobbyExpired")
 WAIT_SPREAD = 0.1  # a long poll's wait ends within its last tenth (at random)
 DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all come back at once
 

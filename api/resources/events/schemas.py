@@ -4,7 +4,7 @@ from marshmallow import fields, validate
 
 from api.resources.fields import MAX_VERSION
 from api.typed_spec import Ref
-from domain.events import EVENT_TYPES
+from api.resources.events.union import EVENT_TYPES
 
 VERSION = validate.Range(min=0, max=MAX_VERSION)
 PAGE_LIMIT, MAX_PAGE_LIMIT = 500, 5000  # events per page of /events: default and most

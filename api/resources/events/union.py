@@ -1,7 +1,8 @@
 """The event union of the document: one schema per event type, under a ``oneOf`` discriminated
 by ``type`` (component ``Event``), used by the event feeds, the SSE data and exported records.
 
-Each ``<Type>Event`` schema is derived from the event's dataclass in ``domain.events`` (its
+Each ``<Type>Event`` schema is derived from the event's dataclass in ``domain.events``, or
+for a table event (the service's facts the rules never read) in ``service.table_events`` (its
 fields and their type hints), so a new event type is documented as soon as it is registered
 there; what a seat's or the public feed hides (``domain.views.redact``) is declared in
 ``REDACTED``, the closed sets of values in ``ENUMS``. A test compares these schemas with the
@@ -16,7 +17,10 @@ import typing
 from api.resources.profiles.schemas import profile_object
 from api.typed_spec import enum_ref
 from domain.bots import BOT_LEVELS
-from domain.events import EVENT_TYPES
+from domain.events import EVENT_TYPES as DOMAIN_EVENT_TYPES
+from service.table_events import TABLE_EVENT_TYPES
+
+EVENT_TYPES = {**DOMAIN_EVENT_TYPES, **TABLE_EVENT_TYPES}  # every type a stream holds
 
 COMPONENTS = "#/components/schemas/"
 RECORDED_AT = {"type": "string", "format": "date-time", "nullable": True,
@@ -40,6 +44,7 @@ REDACTED = {
     "CardDrawn": ({"card"}, {}),
     "CardBought": ({"penalty"}, {}),
     "StockRebuilt": ({"stock"}, {"stock_size": {"type": "integer"}}),
+    "PlayerSeated": ({"player_id"}, {}),  # service.table_events.shown
 }
 # Hidden fields a redacted feed leaves out (the others it shows as null).
 ABSENT = {"RoundDealt": {"deck"}}
@@ -59,6 +64,7 @@ ENUMS = {
                                                "if nobody joins (one of the bot levels), null "
                                                "for a seat seated at creation"},
     ("GameStarted", "by"): {"type": "string", "enum": ["host", "auto"]},
+    ("SeatTokenIssued", "reason"): {"type": "string", "enum": ["rematch"]},
     ("GameCreated", "profile"): profile_object(),  # every option, as the table shows it
     ("GameCreated", "seed"): {"nullable": True, "description": "The seed (integer or string) "
                                                                "when seeded; null when redacted"},

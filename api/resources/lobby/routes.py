@@ -35,9 +35,10 @@ def join(body):
     (docs/players.md): its inbox lists the game, and it acts for the seat.
     """
     acting = acting_player(bearer_token())  # before joining: a bad key or JWT takes no seat
-    joined = service().lobby.join(body["code"], body["name"], idempotency_key())
-    if acting is not None and acting.player is not None:  # docs/players.md
-        record_join(service(), joined["game_id"], joined["seat"], acting.player)
+    player = None if acting is None else acting.player
+    joined = service().lobby.join(body["code"], body["name"], idempotency_key(), player)
+    if player is not None:  # docs/players.md; again on a retry, which heals a lost write
+        record_join(service(), joined["game_id"], joined["seat"], player)
     return joined, 201
 
 

@@ -11,8 +11,10 @@ const EVENT_TYPES = ["GameCreated", "PositionLoaded", "ClockSet", "SeatsOpened",
   "CardBought", "CardDrawn", "ContractOpened", "CardLaidOff", "JokerSwapped", "CardDiscarded",
   "StockRebuilt", "ShanghaiCalled", "ClaimOpened", "ClaimRequested", "ClaimPassed",
   "ClaimClosed", "CardClaimed", "PenaltyCardTaken", "TurnTimedOut", "SeatTakenOver",
-  "SeatReclaimed", "RoundEnded", "RoundScored", "GameEnded", "GameAborted", "LobbyExpired"];
-const FINAL = ["GameEnded", "GameAborted", "LobbyExpired"]; // nothing is appended after them
+  "SeatReclaimed", "RoundEnded", "RoundScored", "GameEnded", "GameAborted", "LobbyExpired",
+  "PlayerSeated", "SpectatorAdded", "RematchCreated", "RematchOf", "SeatTokenIssued"];
+// No play follows them (only table events may: a spectator let in, a rematch made).
+const FINAL = ["GameEnded", "GameAborted", "LobbyExpired"];
 const OVER = ["finished", "aborted", "expired"];
 const BATCH_MS = 50; // events arriving together are handed over together
 /** Events after which the seats' names or kinds may differ (someone joined, bots filled the

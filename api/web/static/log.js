@@ -49,6 +49,11 @@ export function describe(event) {
     case "RoundScored": return `Round ${d.round} scored: ${d.scores.map((s, i) => `${who(i)} +${s}`).join(", ")}.`;
     case "GameEnded": return `The game is over: ${d.winners.map(who).join(" and ")} won.`;
     case "GameAborted": return "The game was stopped.";
+    case "PlayerSeated": return null;  // SeatJoined, just before it, says who joined
+    case "SpectatorAdded": return "A spectator joined the table.";
+    case "RematchCreated": return "A rematch was created.";
+    case "RematchOf": return "This game is a rematch.";
+    case "SeatTokenIssued": return `${who(d.seat)} took their seat of the rematch.`;
     default: return `${event.type}.`;
   }
 }
