@@ -66,8 +66,8 @@ class GameCreation(GameReads):
         game a rematch follows (service.rematch): the new game keeps it, its origin is
         "rematch", and its human seats get their tokens later (service.grants), so the answer
         holds no token; `rematch_of` names the finished game it follows (a RematchOf table
-        event ends the creation's append). `webhook_url`: the game's own webhook receiver (docs/players.md; the
-        caller checked who may set it).
+        event ends the creation's append). `webhook_url`: the game's own webhook receiver
+        (docs/players.md; the caller checked who may set it).
         Raises UnsupportedProfile, ValueError (naming a bad clock field; open seats with a
         position), RuleViolation (position), Forbidden (position without the admin key)."""
         rule_profile = table_profile(profile, seats)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from domain import event_from_dict, fold, full_deck
+from domain import fold, full_deck
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.events import EVENT_TYPES
-from service.table_events import TABLE_EVENT_TYPES, rules_events, table_event_from_dict
+from service.table_events import TABLE_EVENT_TYPES, event_of, rules_events
 
 
 def imported_state(raw: list[dict]) -> object:
@@ -60,7 +60,7 @@ def _record_event(version: int, raw: dict) -> object:
         raise ValueError(f"event {version} ({name}): schema {str(schema)[:20]} is not one "
                          f"this server reads (1 to {cls.SCHEMA})")
     try:
-        return table_event_from_dict(raw) if name in TABLE_EVENT_TYPES else event_from_dict(raw)
+        return event_of(raw)
     except Exception:  # noqa: BLE001 - a record is client input: name the event, not the error
         names = ", ".join(f.name for f in dataclasses.fields(cls))
         raise ValueError(f"event {version} ({name}): its data must be an object with the "

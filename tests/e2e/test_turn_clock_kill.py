@@ -16,7 +16,11 @@ BOTS = [{"kind": "bot", "level": "basic"}] * 3
 pytestmark = pytest.mark.slow
 
 
-def test_a_deadline_due_while_its_worker_is_killed_times_out_once(client, start_worker):
+@pytest.mark.parametrize("kill", ["before the deadline", "as it falls due"])
+def test_a_deadline_due_while_its_worker_is_killed_times_out_once(client, start_worker, kill):
+    """Killed a second before the deadline, the worker leaves it due with nobody to act; killed
+    the moment it falls due, the worker may be claiming it, running its job or done with it.
+    Either way two new workers racing for it time the turn out exactly once."""
     first = start_worker()
     game = client.create([ANN] + BOTS, seed=515,
                          clock={"turn_s": 2, "offer_s": 1, "timeouts_before_takeover": 5})
@@ -30,9 +34,12 @@ def test_a_deadline_due_while_its_worker_is_killed_times_out_once(client, start_
         client.events(gid, token, after=view["version"], wait=1)
     awaited = view["version"]
     due_s = parse_rfc3339(view["awaiting"]["deadline"]) / 1000
+    if kill == "as it falls due":
+        time.sleep(max(0.0, due_s - time.time()))
     stop(first, signal.SIGKILL)
     time.sleep(max(0.0, due_s - time.time()) + 1.0)
-    assert client.table(gid)["version"] == awaited  # due, and no worker to act on it
+    if kill == "before the deadline":
+        assert client.table(gid)["version"] == awaited  # due, and no worker to act on it
     start_worker()
     start_worker()  # two workers racing for the one timeout
     seen = client.events(gid, game["admin_token"], after=awaited, wait=20)
