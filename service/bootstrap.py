@@ -15,6 +15,7 @@ from service.connections import connect
 from service.followups import install
 from service.games import GameService
 from service.grants import GrantStore
+from service.idempotent_creation import IdempotentCreation
 from service.index import GameIndex
 from service.lobby import Lobby
 from service.rematch import Rematches
@@ -78,6 +79,7 @@ def wire(settings: Settings, enqueue_followups: Followups | None = None) -> Wiri
                           offer_deadline_s=settings.offer_deadline_s,
                           grants=GrantStore(client))
     service.lobby = Lobby(service, client, settings.lobby_ttl_s)
+    service.creations = IdempotentCreation(client)
     service.rematches = Rematches(service, client)
     if enqueue_followups is not None:
         service.enqueue_followups = enqueue_followups

@@ -12,7 +12,6 @@ as the lobby (`RUMMY_LOBBY_TTL_S`).
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 import time
 
@@ -27,9 +26,10 @@ from service.followups import needs
 from service.decisions import decision_rng
 from service.keys import PREFIX
 from service.principal import Principal
-from service.redis_store import IDEMPOTENCY_TTL_S, backend_errors
+from service.redis_store import backend_errors
+from service.sealed_answers import join_slot, keep, key_name, kept
 from service.seating import seat_name
-from service.store import IdempotencyInProgress, IdempotencyKeyReused
+from service.store import IdempotencyInProgress
 from service.table_events import PlayerSeated
 from service.tokens import new_token
 
@@ -77,13 +77,6 @@ def code_key(code: str) -> str:
     return f"{PREFIX}:join:{hashlib.sha256(code.encode()).hexdigest()}"
 
 
-def answer_key(game_id: str, idempotency_key: str) -> str:
-    """Where a join's answer (its seat and token) is kept for a retry with the same
-    Idempotency-Key, as long as the key is remembered."""
-    digest = hashlib.sha256(idempotency_key.encode()).hexdigest()
-    return f"{PREFIX}:{{{game_id}}}:join-answer:{digest}"
-
-
 class Lobby:
     """Lobby games of the GameService `games`, with `client` its Redis and `ttl_s` how long a
     lobby waits to be started (RUMMY_LOBBY_TTL_S)."""
@@ -123,7 +116,7 @@ class Lobby:
             if player is None:
                 return events
             return [*events, PlayerSeated(seat=self._joined_seat(decided), player_id=player)]
-        key = None if idempotency_key is None else f"{JOIN}:{idempotency_key}"
+        key = None if idempotency_key is None else f"{JOIN}:{key_name(idempotency_key)}"
         try:
             self.games.decide_system(game_id, action, key, decision=decision)
         except RuleViolation as violation:
@@ -134,10 +127,8 @@ class Lobby:
         token = new_token()
         self.games.grants.grant_seat(game_id, seat, token)
         answer = {"game_id": game_id, "seat": seat, "token": token}
-        if idempotency_key is not None:
-            with backend_errors():
-                self._client.set(answer_key(game_id, idempotency_key),
-                                 json.dumps({**answer, "name": name}), ex=IDEMPOTENCY_TTL_S)
+        if idempotency_key is not None:  # sealed: a Redis dump shows no token
+            keep(self._client, join_slot(game_id), idempotency_key, answer, fingerprint=name)
         return answer
 
     def start(self, game_id: str, principal: Principal,
@@ -214,12 +205,8 @@ class Lobby:
         IdempotencyInProgress (not stored yet)."""
         ends = time.monotonic() + ANSWER_WAIT_S
         while True:
-            with backend_errors():
-                raw = self._client.get(answer_key(game_id, idempotency_key))
-            if raw is not None:
-                answer = json.loads(raw)
-                if answer.pop("name") != name:
-                    raise IdempotencyKeyReused(idempotency_key)
+            answer = kept(self._client, join_slot(game_id), idempotency_key, fingerprint=name)
+            if answer is not None:
                 return answer
             if time.monotonic() >= ends:
                 raise IdempotencyInProgress(idempotency_key, 1)

@@ -30,7 +30,7 @@ def join(base: str, code: str, name: str) -> dict:
     """POST /v1/games/join from a client of its own (a separate HTTP session)."""
     with requests.Session() as session:
         reply = session.post(f"{base}/v1/games/join", json={"code": code, "name": name},
-                             headers={"Idempotency-Key": f"join-{name}"}, timeout=10)
+                             headers={"Idempotency-Key": f"join-{name}-{code}"}, timeout=10)
     assert reply.status_code == 201, reply.text
     return reply.json()
 

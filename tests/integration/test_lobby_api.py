@@ -101,12 +101,12 @@ def test_an_unknown_or_malformed_code_is_a_404(client):
 
 def test_a_join_retried_with_its_key_gets_the_first_answer_and_appends_nothing(client):
     game = create(client)
-    first = join(client, game["join_code"], "Ann", key="k-1").get_json()
+    first = join(client, game["join_code"], "Ann", key="join-key-0123456789").get_json()
     version = client.get(f"/v1/games/{game['id']}").get_json()["version"]
-    again = join(client, game["join_code"], "Ann", key="k-1")
+    again = join(client, game["join_code"], "Ann", key="join-key-0123456789")
     assert again.status_code == 201 and again.get_json() == first
     assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == version
-    other = join(client, game["join_code"], "Someone else", key="k-1")
+    other = join(client, game["join_code"], "Someone else", key="join-key-0123456789")
     assert other.status_code == 422
     token = first["token"]
     assert client.get(f"/v1/games/{game['id']}/view", headers=bearer(token)).status_code == 200
@@ -232,7 +232,7 @@ def test_a_lobby_game_lists_under_waiting_then_playing(client):
 
 def test_a_spectator_token_retried_with_its_key_is_the_same_token(client):
     game = create(client)
-    headers = {**bearer(game["admin_token"]), "Idempotency-Key": "spectate-1"}
+    headers = {**bearer(game["admin_token"]), "Idempotency-Key": "spectate-key-0123456789"}
     first = client.post(f"/v1/games/{game['id']}/spectators", headers=headers).get_json()
     again = client.post(f"/v1/games/{game['id']}/spectators", headers=headers).get_json()
     assert first == again

@@ -6,7 +6,8 @@ from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, link, links
 from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, service
 from api.player_auth import INTEGRATION_KEY, PLAYER_JWT
-from api.resources.players.creation import check_creator
+from api.operations import idempotency_key
+from api.resources.players.creation import check_creator, creator_scope
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
 from api.resources import Blueprint
 from api.resources.games import schemas as s
@@ -33,10 +34,10 @@ blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id",
 
 
 @blp.route("", methods=["POST"])
-@blp.operation("create_game")
+@blp.operation("create_game", sealed=True)
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
-@blp.problems(400, 401, 403, 413, 503)
+@blp.problems(400, 401, 403, 409, 413, 503)
 @blp.doc(security=[{}, ADMIN_KEY, INTEGRATION_KEY, PLAYER_JWT])
 @blp.doc(**links(201, **game_links("$response.body#/id", "$response.body#/version")))
 def create_game(body):
@@ -50,14 +51,22 @@ def create_game(body):
     With `X-Admin-Key` (the server admin key) a game may start from a `position`, its `seed`
     is reproducible across games, and it may set a `webhook_url`; any other key is refused
     (403), not ignored.
+
+    With `Idempotency-Key` a retry with the same body gets the first answer (the same game,
+    the same tokens) and creates no second game; the answer is kept sealed with the key for
+    24 h, per caller (anonymous, server admin key, integration key and player, player JWT).
     """
     key = admin_key()  # the server admin key or None: api.admin_keys refused any other
     check_creator(body)
-    created = service().lobby.create(body["seats"], profile=body["profile"],
-                                     seed=body.get("seed"), position=body.get("position"),
-                                     admin_key=key, clock=body.get("clock"),
-                                     visibility=body["visibility"], auto_start=body["auto_start"],
-                                     webhook_url=body.get("webhook_url"))
+
+    def create() -> dict:
+        return service().lobby.create(body["seats"], profile=body["profile"],
+                                      seed=body.get("seed"), position=body.get("position"),
+                                      admin_key=key, clock=body.get("clock"),
+                                      visibility=body["visibility"],
+                                      auto_start=body["auto_start"],
+                                      webhook_url=body.get("webhook_url"))
+    created = service().creations.create(creator_scope(), idempotency_key(), body, create)
     return _created(created)
 
 

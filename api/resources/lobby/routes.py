@@ -21,7 +21,7 @@ blp = Blueprint("lobby", __name__, url_prefix="/v1/games",
 
 
 @blp.route("/join", methods=["POST"])
-@blp.operation("join_game", idempotent=True)
+@blp.operation("join_game", sealed=True)
 @blp.arguments(s.JoinSchema, example={"code": "7K3QX9M2ZD", "name": "Ann"})
 @blp.response(201, s.JoinedSchema, headers=PRIVATE_HEADERS)
 @blp.problems(400, 401, 404, 409, 413, 503)
@@ -88,10 +88,10 @@ def rematch_seat(game_id):
 
 
 @blp.route("/<game_id>/spectators", methods=["POST"])
-@blp.operation("add_spectator", idempotent=True)
+@blp.operation("add_spectator", sealed=True)
 @blp.doc(security=[BEARER, ADMIN_KEY])
 @blp.response(201, s.SpectatorSchema, headers=PRIVATE_HEADERS)
-@blp.problems(401, 403, 404, 503)
+@blp.problems(401, 403, 404, 422, 503)
 def spectators(game_id):
     """Add a spectator token (the game's admin token or the server admin key)
 

@@ -18,3 +18,16 @@ def check_creator(body: dict) -> None:
     check_assignment(body.get("seats"), integrator, own)
     if body.get("webhook_url") is not None and not integrator:
         raise Forbidden("A game's webhook_url needs the integration key or the server admin key.")
+
+
+def creator_scope() -> str:
+    """Whose Idempotency-Keys a creation's key is among (service.idempotent_creation): "admin"
+    (the server admin key), "integration:<player>" (the integration key, X-Player-Id or
+    none), "player:<sub>" (a player JWT), else "anonymous". Raises what acting_player
+    raises."""
+    if is_admin_key(admin_key(), service().admin_key):
+        return "admin"
+    acting = acting_player(bearer_token())
+    if acting is None:
+        return "anonymous"
+    return f"integration:{acting.player or ''}" if acting.integrator else f"player:{acting.player}"
