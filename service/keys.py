@@ -13,7 +13,8 @@ transaction touches the keys of ONE hash tag only.
   per-client index follows the same pattern: `rummy:{<owner>}:<what>`, or shards of it.
 - A write that spans two tags is two steps: document which goes first and what repairs a
   crash between them (service.index: the summary, then its shard).
-- Single-key commands may use any key (`rummy:streams:<holder>`, `rummy:join:<sha256>`);
+- Single-key commands may use any key (`rummy:streams:<holder>`, `rummy:join:<sha256>`,
+  `rummy:created-answer:<hmac>` of service.sealed_answers);
   pipelines without a transaction may span slots (redis-py's cluster pipeline splits them).
 - RQ's keys (`rq:*`) live on the queue Redis (RUMMY_QUEUE_URL), never in the cluster.
 """
