@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from service.errors import Forbidden, GameNotFound, Unauthorized
 from service.principal import Principal
+from service.sealed_answers import key_name
 from service.table_events import SpectatorAdded, record_table_events
 from service.tokens import new_token
 
@@ -41,5 +42,6 @@ def add_spectator(games, game_id: str, principal: Principal,
     # Told once the token is granted: a token the caller never got (an append that failed)
     # is of use to nobody, while every token handed out has its event.
     record_table_events(games, game_id, [SpectatorAdded()],
-                        None if idempotency_key is None else f"spectator:{idempotency_key}")
+                        None if idempotency_key is None
+                        else f"spectator:{key_name(idempotency_key)}")  # the key seals the token
     return {"game_id": game_id, "token": token}

@@ -48,7 +48,7 @@ def finished(client):
 def test_a_players_join_is_seat_joined_and_player_seated_in_one_append(client):
     game = client.post("/v1/games", json={"seats": LOBBY}).get_json()
     gid, before = game["id"], game["version"]
-    headers = {**as_player("ann"), "Idempotency-Key": "join-ann-0001"}
+    headers = {**as_player("ann"), "Idempotency-Key": "join-ann-0001-key"}
     joined = client.post("/v1/games/join", json={"code": game["join_code"], "name": "Ann"},
                          headers=headers)
     assert joined.status_code == 201
@@ -85,7 +85,7 @@ def test_only_the_server_admin_key_sees_a_seated_players_id(client):
 def test_a_spectator_added_is_an_event_once_per_idempotency_key(client):
     game = client.post("/v1/games", json={"seats": HUMANS, "seed": 5}).get_json()
     gid, version = game["id"], game["version"]
-    headers = {**bearer(game["admin_token"]), "Idempotency-Key": "spectate-0001"}
+    headers = {**bearer(game["admin_token"]), "Idempotency-Key": "spectate-0001-key"}
     first = client.post(f"/v1/games/{gid}/spectators", headers=headers).get_json()
     assert client.post(f"/v1/games/{gid}/spectators", headers=headers).get_json() == first
     client.post(f"/v1/games/{gid}/spectators", headers=bearer(game["admin_token"]))
