@@ -128,3 +128,22 @@ def test_a_ticket_expires_after_60_seconds():
 def test_the_public_needs_no_ticket_and_gets_none(client, game):
     refused = client.post(f"/v1/games/{game['id']}/stream-tickets")
     assert refused.status_code == 401
+
+
+@pytest.mark.parametrize("configured", [ALLOWED, f"{ALLOWED}, http://localhost:5173"])
+def test_every_api_response_varies_on_origin_with_one_origin_or_more(service, configured):
+    """A shared cache must not serve a response stored for one Origin (or none) to another:
+    with a single origin too, every API response says Vary: Origin, once."""
+    client = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
+                         "RUMMY_CORS_ORIGINS": configured}).test_client()
+    game = client.post("/v1/games", json={"seats": HUMANS, "seed": 3}).get_json()
+    for path in (f"/v1/games/{game['id']}", "/v1/games/nope", "/openapi.json"):
+        for origin in (None, ALLOWED, "https://evil.example"):
+            headers = {} if origin is None else {"Origin": origin}
+            for answer in (client.get(path, headers=headers),
+                           client.options(path, headers={**headers,
+                                                         "Access-Control-Request-Method": "GET"})):
+                varies = [v.strip().lower() for value in answer.headers.get_all("Vary")
+                          for v in value.split(",")]
+                assert varies.count("origin") == 1, (path, origin, answer.headers)
+    assert "Origin" not in client.get("/health").vary  # not a CORS path: no Origin in Vary
