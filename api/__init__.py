@@ -95,9 +95,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(docs_site.blp)
     app.register_blueprint(web.blp)
     errors.register_error_handlers(app)
+    metrics.init_app(app)  # first of the before_request hooks: every request is timed
     admin_keys.init_app(app)  # before visibility: a wrong key is a 403 even on a private game
     visibility.init_app(app)
-    metrics.init_app(app)
     caching.init_app(app)
     server_time.init_app(app)
     cors.init_app(app)

@@ -35,6 +35,7 @@ EXEMPT_BLUEPRINTS = ("system", "api-docs", "docs_site")
 EXEMPT_PATHS = ("/health", "/ready", "/metrics")  # the documented ones of EXEMPT_BLUEPRINTS
 CREATE_ENDPOINTS = ("games.create_game", "games.import_game")
 ACTION_ENDPOINTS = ("actions.act",)
+REFUSAL_BUDGET = "rummy_refusal_budget"  # app.extensions: spend_on_refusal's limited callable
 STORAGE_TIMEOUT_S = 0.5  # a Redis that does not answer costs a request this much, then fails open
 # flask-limiter writes its Retry-After on every limited response; the API sends it on 429 only.
 LIMITER_RETRY_AFTER = "X-Rummy-Limiter-Retry-After"
@@ -53,12 +54,14 @@ def init_app(app: Flask, budgets: RateLimits | None, storage_url: str | None,
         return None
     app.after_request(_standard_headers)  # before the limiter's: runs after it (Flask order)
     limiter = Limiter(
-        key_func=rate_key, app=app, storage_uri=storage_url, key_prefix="rummy-rate",
+        key_func=rate_key, request_identifier=_endpoint, app=app, storage_uri=storage_url, key_prefix="rummy-rate",
         storage_options={"socket_timeout": STORAGE_TIMEOUT_S,
                          "socket_connect_timeout": STORAGE_TIMEOUT_S},
         strategy="sliding-window-counter", headers_enabled=True, header_name_mapping=HEADERS,
         swallow_errors=True, in_memory_fallback_enabled=True)
     limiter.request_filter(lambda: request.method == "OPTIONS")
+    app.extensions[REFUSAL_BUDGET] = limiter.shared_limit(budgets.general,
+                                                          scope="general")(_refusal)
     for endpoint, view in list(app.view_functions.items()):
         if endpoint.split(".")[-1] == "static" or endpoint.split(".")[0] in EXEMPT_BLUEPRINTS:
             continue
@@ -70,6 +73,26 @@ def init_app(app: Flask, budgets: RateLimits | None, storage_url: str | None,
         app.view_functions[endpoint] = view
     app.register_error_handler(RateLimitExceeded, _too_many_requests)
     return limiter
+
+
+def spend_on_refusal() -> None:
+    """Count a request that a before_request check is about to refuse (a wrong X-Admin-Key,
+    api.admin_keys) against its caller's general budget (`rate_key`), on any path, exempt ones
+    and paths of no route included: the view, whose limits count a request, never runs for it.
+    Raises RateLimitExceeded (429) when the budget is spent. Nothing when the limiter is off."""
+    counted = current_app.extensions.get(REFUSAL_BUDGET)
+    if counted is not None:
+        counted()
+
+
+def _refusal() -> None:
+    """The callable the general budget decorates for `spend_on_refusal` (does nothing)."""
+
+
+def _endpoint() -> str:
+    """The limiter's name of a request: its endpoint, "unmatched" for a path of no route (the
+    limiter's default, "", exempts the request from every limit, `spend_on_refusal`'s too)."""
+    return request.endpoint or "unmatched"
 
 
 def rate_key() -> str:

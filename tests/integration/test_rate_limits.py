@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from prometheus_client import REGISTRY
 
 from api import create_app
 from bench.stack import free_port
@@ -158,6 +159,30 @@ def test_the_server_admin_key_has_its_own_budget(limited, admin_key):
     server = {"X-Admin-Key": admin_key}
     assert client.post("/v1/games", json={"seats": HUMANS}, headers=server,
                        environ_base=PEER).status_code == 201
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/health", "/v1/no-such-path"])
+def test_wrong_admin_keys_spend_the_callers_budget_and_are_timed(limited, path):
+    """Guessing the server admin key costs the guesser's budget like any request, on any
+    path (an exempt probe's 403 against its 200, a 403 against a 404, would tell a right key
+    too); each refusal is counted and timed by the request metrics."""
+    client = limited("general=2/minute")
+    labels = {"endpoint": {"/v1/games": "games.list_games", "/health": "system.health"}.get(
+        path, "unmatched"), "method": "GET"}
+
+    def sample(name, **more):
+        return REGISTRY.get_sample_value(name, {**labels, **more}) or 0.0
+    counted, timed = (sample("rummy_http_requests_total", status="403"),
+                      sample("rummy_http_request_seconds_sum"))
+    wrong = {"X-Admin-Key": "not-the-server-admin-key"}
+    answers = [client.get(path, headers=wrong, environ_base=PEER) for _ in range(3)]
+    assert [a.status_code for a in answers] == [403, 403, 429]
+    assert answers[0].mimetype == PROBLEM
+    assert answers[0].get_json()["type"] == "/docs/problems#forbidden"
+    assert sample("rummy_http_requests_total", status="403") == counted + 2
+    assert sample("rummy_http_request_seconds_sum") > timed  # the refusals' time, not < 0
+    other_peer = {"REMOTE_ADDR": "192.0.2.77"}  # another caller's budget is untouched
+    assert client.get(path, headers=wrong, environ_base=other_peer).status_code == 403
 
 
 def test_a_limiter_redis_that_is_down_fails_open(limited):
