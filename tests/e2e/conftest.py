@@ -75,4 +75,6 @@ def worker(start_worker):
 
 @pytest.fixture(scope="module")
 def client(api_url):
-    return Client(api_url)
+    """The module's HTTP client of the API; its connections are closed before the API stops."""
+    with Client(api_url) as found:
+        yield found

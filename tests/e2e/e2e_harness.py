@@ -20,6 +20,17 @@ class Client:
         self.base = base
         self.http = requests.Session()
 
+    def close(self) -> None:
+        """Close the kept-alive connections: gunicorn's graceful stop waits for an idle one
+        until its keepalive (5 s) runs out."""
+        self.http.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def create(self, seats: list[dict], seed: int | None = None, **fields) -> dict:
         """POST /v1/games with `seats`, `seed` and any other `fields` (e.g. `clock`)."""
         body = {"seats": seats, **fields} if seed is None else {"seats": seats, "seed": seed,

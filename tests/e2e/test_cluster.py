@@ -61,7 +61,8 @@ def stack(redis_cluster, redis_url, receiver, tmp_path_factory):
              start_webhook_worker(env, stdout=out[2], stderr=subprocess.STDOUT)]
     try:
         wait_healthy(f"http://{bind}", procs[0])
-        yield Client(f"http://{bind}"), store, queues
+        with Client(f"http://{bind}") as client:
+            yield client, store, queues
     finally:
         stop_all(procs)
         for file in out:

@@ -82,7 +82,8 @@ def outage(tmp_path_factory):
     worker = start_worker(env, stdout=worker_log.open("w"), stderr=subprocess.STDOUT)
     try:
         wait_healthy(f"http://{bind}", api)
-        yield server, Client(f"http://{bind}"), worker, worker_log
+        with Client(f"http://{bind}") as client:
+            yield server, client, worker, worker_log
     finally:
         stop(worker)
         stop(api)

@@ -75,9 +75,16 @@ def expected_ids(gid: str, events: list[dict]) -> dict[str, str]:
     return found
 
 
+@pytest.fixture
+def client(base):
+    """An HTTP client of `base` (not conftest's: this module runs its own API)."""
+    with Client(base) as found:
+        yield found
+
+
 def test_a_silent_players_game_is_told_by_signed_webhooks_each_once_after_retries(base,
-                                                                                  receiver):
-    client = Client(base)
+                                                                                  receiver,
+                                                                                  client):
     reply = client.http.post(f"{base}/v1/games", headers=AS_INTEGRATOR, timeout=10, json={
         "seats": [ANN] + BOTS, "clock": {"turn_s": 1, "offer_s": 1,
                                          "timeouts_before_takeover": 1}})
