@@ -27,15 +27,18 @@ def test_four_humans_play_round_one_to_its_end_over_plain_http(client):
     game = client.create(HUMANS, seed=404)
     tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
     rng = random.Random(404)
+    view = client.get(f"/v1/games/{game['id']}/view", tokens[0]).json()
     for _ in range(MAX_ACTIONS):
-        table = client.table(game["id"])
-        if table["status"] != "playing":
+        if view["status"] != "playing":
             break
-        seat = table["awaiting"]["seats"][0]
-        view = client.get(f"/v1/games/{game['id']}/view", tokens[seat]).json()
+        seat = view["awaiting"]["seats"][0]
+        if view["seat"] != seat:  # an action's reply is its seat's view: another seat acts next
+            view = client.get(f"/v1/games/{game['id']}/view", tokens[seat]).json()
         reply = client.act(game["id"], tokens[seat], choose(view, rng), version=view["version"])
         assert reply.status_code == 200, reply.text
-    assert table["status"] == "scoring" and table["round"] == 1
+        view = reply.json()["view"]
+    table = client.table(game["id"])
+    assert table["status"] == "scoring" and table["round"] == 1 and view["status"] == "scoring"
     assert table["round_end"]["reason"] in ("went_out", "no_card", "turn_cap")
     full = client.get(f"/v1/games/{game['id']}/replay?version={table['version']}",
                       **{"X-Admin-Key": ADMIN_KEY}).json()  # a live game: the server's key
