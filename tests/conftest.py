@@ -1,14 +1,17 @@
 """Shared fixtures (docs/architecture.md §4): a real Redis for every test that needs one.
 
 `redis_url` is REDIS_URL when set, else an embedded valkey-server on a free port for the
-session. `redis_client` flushes the database before each test. `redis_cluster` is a real
-Redis Cluster (three primaries, three replicas: service.embedded_cluster) started for the
-session by the first test that asks for it; `cluster_client` flushes it before each test. `service` is a GameService
-on that server with no follow-up jobs; `service_factory` builds one with other settings.
+session; under pytest-xdist (`-n 2` in pyproject.toml) each worker process has its own.
+`redis_client` flushes the database before each test. `redis_cluster` is a real Redis Cluster
+(three primaries, three replicas: service.embedded_cluster) started for the session by the
+first test that asks for it; `cluster_client` flushes it before each test. `service` is a
+GameService on that server with no follow-up jobs; `service_factory` builds one with other
+settings.
 """
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -20,12 +23,24 @@ from service.embedded_cluster import EmbeddedCluster
 
 @pytest.fixture(scope="session")
 def redis_url():
-    """URL of a real Redis-compatible server for the whole session."""
+    """URL of a real Redis-compatible server for the whole session (of this xdist worker:
+    each has its own embedded server, or its own database of REDIS_URL)."""
     if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
+        yield worker_database(os.environ["REDIS_URL"], os.environ.get("PYTEST_XDIST_WORKER"))
         return
     with EmbeddedRedis() as server:
         yield server.url
+
+
+def worker_database(url: str, worker: str | None) -> str:
+    """`url` for the xdist worker named `worker` ("gw1"; None without xdist): the URL's own
+    database plus the worker's number, so that parallel workers sharing one server flush only
+    their own database. A cluster URL (one database only) is returned as it is."""
+    parts = urlsplit(url)
+    if worker is None or parts.scheme not in ("redis", "rediss"):
+        return url
+    database = int(parts.path.strip("/") or 0) + int(worker.removeprefix("gw"))
+    return urlunsplit(parts._replace(path=f"/{database}"))
 
 
 @pytest.fixture
