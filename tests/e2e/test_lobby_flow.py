@@ -35,6 +35,15 @@ def join(base: str, code: str, name: str) -> dict:
     return reply.json()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def unstarted_lobby(client: Client, api_url, worker) -> dict:
+    """A lobby joined once and never started, made before the module's first test, so that
+    its time to live runs out while the other tests play (not after them)."""
+    game = client.create([HOST, OPEN, OPEN, OPEN])
+    join(api_url, game["join_code"], "Early")
+    return game
+
+
 def test_two_join_by_code_the_host_starts_a_bot_plays_the_third_seat_to_the_end(
         client: Client, api_url, worker):
     game = client.create([HOST, OPEN, OPEN, OPEN], clock=CLOCK)
@@ -80,9 +89,9 @@ def rematch_and_new_tokens(client: Client, gid: str, game: dict, ann: dict) -> N
     assert aborted.status_code == 200, aborted.text
 
 
-def test_a_lobby_nobody_starts_is_expired_by_the_sweeper(client: Client, api_url, worker):
-    game = client.create([HOST, OPEN, OPEN, OPEN])
-    join(api_url, game["join_code"], "Early")
+def test_a_lobby_nobody_starts_is_expired_by_the_sweeper(client: Client, api_url,
+                                                       unstarted_lobby):
+    game = unstarted_lobby
     deadline = time.monotonic() + LOBBY_TTL_S + 20
     while (status := client.table(game["id"])["status"]) == "waiting":
         assert time.monotonic() < deadline, "the lobby was not expired"
