@@ -11,8 +11,9 @@ Keys, all of the hash tag `{ready}` so that each script touches one slot:
 - `rummy:{ready}:versions`: hash, game id -> the version it was readied at: a hint that lets a
   worker play on the state it holds without reading the stream. The append's expected
   version, not the hint, is what makes a move exactly once.
-- `rummy:{ready}:owners`: hash, game id -> the worker that played its last slice (`take`
-  prefers its own games among the first WINDOW, so its cached state is current).
+- `rummy:{ready}:owners`: hash, game id -> the turn loop that played its last slice (`take`
+  prefers the games of its process, whose loops share their cached states, among the first
+  WINDOW, so the cached state is current).
 - `rummy:{ready}:skips`: hash, game id -> how many times a `take` passed it over at the head
   for a game of its own behind it; at MAX_SKIPS the head is taken (bounded unfairness).
 - `rummy:{ready}:wake`: a list of at most WAKE_TOKENS tokens; an idle worker blocks on it.
@@ -68,20 +69,27 @@ if redis.call('LLEN', KEYS[4]) < tonumber(ARGV[5]) then redis.call('RPUSH', KEYS
 return 1
 """
 # KEYS games, leased, versions, owners, skips. ARGV lease ms, take ("1"/"0"), lapsed per take,
-# URGENT_MS, worker id, window, max skips, games to take, then (game, version, again: "0" done,
-# "1" at the tail, "2" urgent) per game released (ignored unless this worker holds it). Returns {game, version hint or '-1', ...} of
-# the games taken (each leased until now + lease ms), one at a time: an urgent game at the
-# head, else the first of the window this worker owns unless the head was passed over max
-# skips times already, else the head; or {}.
+# URGENT_MS, worker id, window, max skips, games to take, group (the start of the owner ids
+# the worker prefers: its process's loops; '' for its own id only), then (game, version,
+# again: "0" done, "1" at the tail, "2" urgent) per game released (ignored unless this worker
+# holds it). Returns {game, version hint or '-1', urgent "1"/"0", ...} of the games taken
+# (each leased until now + lease ms), one at a time: an urgent game at the head, else the
+# first of the window the worker's group owns unless the head was passed over max skips
+# times already, else the head; or {}.
 TAKE_LUA = _NOW + """
-for i = 9, #ARGV, 3 do
+local function ours(owner)
+  if not owner then return false end
+  if ARGV[9] == '' then return owner == ARGV[5] end
+  return string.sub(owner, 1, #ARGV[9]) == ARGV[9]
+end
+for i = 10, #ARGV, 3 do
   local game, again = ARGV[i], ARGV[i + 2]
   -- Only the game's holder releases it: a worker whose lease lapsed (an outage, a lost reply)
   -- must not end the lease of the worker that took the game since.
   if redis.call('HGET', KEYS[4], game) == ARGV[5] then
     redis.call('ZREM', KEYS[2], game)
     if again ~= '0' then
-      local score = now + (i - 9) / 3  -- one ms apart: back in the order they were played
+      local score = now + (i - 10) / 3  -- one ms apart: back in the order they were played
       if again == '2' then score = score - tonumber(ARGV[4]) end
       redis.call('ZADD', KEYS[1], 'LT', ms(score), game)
       hint(game, ARGV[i + 1])
@@ -103,12 +111,13 @@ for _ = 1, tonumber(ARGV[8]) do
   local head = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1, 'WITHSCORES')
   if #head == 0 then break end
   local game = head[1]
-  if tonumber(head[2]) > now - tonumber(ARGV[4]) / 2 then  -- no urgent game first
+  local urgent = tonumber(head[2]) <= now - tonumber(ARGV[4]) / 2
+  if not urgent then
     local games = {}
     for i = 1, #head, 2 do games[#games + 1] = head[i] end
     local owners = redis.call('HMGET', KEYS[4], unpack(games))
     for i = 1, #games do
-      if owners[i] == ARGV[5] then game = games[i] break end
+      if ours(owners[i]) then game = games[i] break end
     end
     if game ~= games[1]
        and redis.call('HINCRBY', KEYS[5], games[1], 1) > tonumber(ARGV[7]) then
@@ -121,6 +130,7 @@ for _ = 1, tonumber(ARGV[8]) do
   redis.call('HSET', KEYS[4], game, ARGV[5])
   taken[#taken + 1] = game
   taken[#taken + 1] = redis.call('HGET', KEYS[3], game) or '-1'
+  taken[#taken + 1] = urgent and '1' or '0'  -- an urgent game is the head
 end
 return taken
 """
@@ -154,20 +164,25 @@ class ReadyGames:
                    args=[game_id, version, int(urgent), URGENT_MS, WAKE_TOKENS])
 
     def take(self, lease_ms: int, released: list[tuple[str, int, int]] = (),
-             worker: str = "", take: bool = True, count: int = 1) -> list[tuple[str, int]]:
+             worker: str = "", take: bool = True, count: int = 1, group: str = "",
+             urgency: bool = False) -> list[tuple]:
         """Release the games of `released`: (game, version reached, DONE when it no longer
         awaits the workers, TAIL back at the tail, URGENT back ahead of the games of bots), put
         back the games whose lease ended, and (when `take`) lease up to `count` games for
-        `lease_ms`, each the first of the WINDOW at the head that `worker` played last, unless
-        the head was passed over MAX_SKIPS times already, else the head. Returns
-        [(game, version hint; -1 when unknown)] in the order taken, [] when no game is ready.
-        One round trip."""
+        `lease_ms`, each the first of the WINDOW at the head that `worker` played last (with
+        `group`: that a worker whose id starts with `group` played last, the loops of one
+        process sharing their cached states), unless the head was passed over MAX_SKIPS times
+        already, else the head. Returns [(game, version hint; -1 when unknown)] in the order
+        taken, with `urgency` [(game, hint, whether it was taken urgent)], [] when no game is
+        ready. One round trip."""
         args: list = [lease_ms, int(take), LAPSED_PER_TAKE, URGENT_MS, worker, WINDOW,
-                      MAX_SKIPS, count]
+                      MAX_SKIPS, count, group]
         for game_id, version, again in released:
             args += [game_id, version, again]
         reply = self._take(keys=[GAMES, LEASED, VERSIONS, OWNERS, SKIPS], args=args)
-        return [(reply[i].decode(), int(reply[i + 1])) for i in range(0, len(reply), 2)]
+        taken = [(reply[i].decode(), int(reply[i + 1]), reply[i + 2] == b"1")
+                 for i in range(0, len(reply), 3)]
+        return taken if urgency else [(game, hint) for game, hint, _ in taken]
 
     def ensure(self, game_id: str, version: int) -> bool:
         """Queue `game_id` at the tail unless it is queued or leased; True if it was not."""

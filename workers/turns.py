@@ -1,5 +1,7 @@
 """The turn loop: each `rummy worker` plays the games of the ready queue in turn, one short
-slice each (issue 12; docs/workers.md "Bot turns: the ready queue").
+slice each, in RUMMY_TURN_LOOPS loops (threads) that share their cached states: while one
+waits for its append's reply, another decides (issue 12; docs/workers.md "Bot turns: the
+ready queue").
 
 A slice: the loop takes the games at the head of the ready queue (service.ready_games; two at
 a time, TAKE_GAMES), plays each one's moves (a bot's turn, service.bot_turns.BotTurn, as ONE
@@ -62,14 +64,45 @@ BOT_TURN = {"type": "bot_turn"}  # what the loop's bot appends are logged as
 SCORE = {"type": "score_round"}
 
 
+class GameStates:
+    """The (version, state) of the last CACHED_GAMES games played, shared by the turn loops of
+    one process (one lock: a loop reads or writes it a few times a slice)."""
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[str, tuple[int, object]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> tuple[int, object] | None:
+        """The (version, state) held for `game_id`, or None."""
+        with self._lock:
+            return self._states.get(game_id)
+
+    def keep(self, game_id: str, version: int, state: object) -> None:
+        """Hold `state` at `version` for `game_id`, dropping the least recently kept game
+        beyond CACHED_GAMES."""
+        with self._lock:
+            self._states[game_id] = (version, state)
+            self._states.move_to_end(game_id)
+            if len(self._states) > CACHED_GAMES:
+                self._states.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        """Forget `game_id` (its next slice loads it)."""
+        with self._lock:
+            self._states.pop(game_id, None)
+
+
 class TurnLoop:
     """Plays the ready games of `ready` on `service` (a GameService with the follow-up hook),
-    leasing each for `lease_ms`."""
+    leasing each for `lease_ms`. The loops of one process (`group`: their ids' common start)
+    share `states`, so each takes the games any of them played last as its own."""
 
-    def __init__(self, service, ready: ReadyGames, lease_ms: int) -> None:
+    def __init__(self, service, ready: ReadyGames, lease_ms: int,
+                 states: GameStates | None = None, group: str = "") -> None:
         self.service, self.ready, self.lease_ms = service, ready, lease_ms
-        self.name = secrets.token_hex(6)  # the queue's owner id of the games it plays
-        self.states: OrderedDict[str, tuple[int, object]] = OrderedDict()
+        # the queue's owner id of the games it plays
+        self.name, self.group = group + secrets.token_hex(6), group
+        self.states = GameStates() if states is None else states
         self.released: list[tuple[str, int, int]] = []
 
     def run(self, stop: threading.Event) -> None:
@@ -108,13 +141,17 @@ class TurnLoop:
         how many games were taken (0: none ready). Raises redis.RedisError or StoreError when a
         Redis cannot be reached (the releases, and the games taken but not played, are kept for the next
         step)."""
-        taken = self.ready.take(self.lease_ms, self.released, self.name, count=TAKE_GAMES)
+        taken = self.ready.take(self.lease_ms, self.released, self.name, count=TAKE_GAMES,
+                                group=self.group, urgency=True)
         self.released = []
-        for index, (game_id, hint) in enumerate(taken):
+        for index, (game_id, hint, urgent) in enumerate(taken):
             try:
-                self.released.append(self.play(game_id, hint))
+                self.released.append(self.play(game_id, hint, urgent=urgent))
             except BaseException:
-                self.released += [(game, held, TAIL) for game, held in taken[index + 1:]]
+                # the games not played yet go back as urgent as they were taken (a game
+                # with a human is urgent): none waits a rotation for an outage
+                self.released += [(game, held, URGENT if urgent else TAIL)
+                                  for game, held, urgent in taken[index + 1:]]
                 raise
         return len(taken)
 
@@ -126,9 +163,10 @@ class TurnLoop:
         self.release()
         return slices
 
-    def play(self, game_id: str, hint: int) -> tuple[str, int, int]:
-        """One slice of `game_id` (queued at version `hint`): (game, version reached, what
-        becomes of it: service.ready_games DONE / TAIL / URGENT)."""
+    def play(self, game_id: str, hint: int, urgent: bool = False) -> tuple[str, int, int]:
+        """One slice of `game_id` (queued at version `hint`; `urgent`: taken ahead of the games
+        of bots, where an outage puts it back): (game, version reached, what becomes of it:
+        service.ready_games DONE / TAIL / URGENT)."""
         version = hint
         try:
             version, state = self._state(game_id, hint)
@@ -146,20 +184,20 @@ class TurnLoop:
                         return game_id, version, URGENT if urgent else TAIL
                     version, state = self._move(game_id, record, version, state, need.scoring)
                     moved += 1
-                    self._keep(game_id, version, state)
+                    self.states.keep(game_id, version, state)
         except ConcurrencyError:  # another append won: go on from the stream next time
-            self.states.pop(game_id, None)
+            self.states.drop(game_id)
             return game_id, -1, TAIL
         except (GameNotFound, RuleViolation) as error:
             log.warning("game %s left the ready queue: %s", game_id, error)
             return game_id, version, DONE
         except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
-            self.states.pop(game_id, None)  # an outage: retried after the backoff
-            self.released.append((game_id, -1, TAIL))
+            self.states.drop(game_id)  # an outage: retried after the backoff
+            self.released.append((game_id, -1, URGENT if urgent else TAIL))
             raise
         except Exception:  # a bug must not spin the worker: the sweeper readies it again
             log.exception("slice of game %s failed; left to the sweeper", game_id)
-            self.states.pop(game_id, None)
+            self.states.drop(game_id)
             return game_id, version, DONE
 
     def _state(self, game_id: str, hint: int) -> tuple[int, object]:
@@ -169,14 +207,8 @@ class TurnLoop:
         if held is not None and held[0] == hint:
             return held
         version, state = self.service.load(game_id, near=hint if hint >= 0 else None)
-        self._keep(game_id, version, state)
+        self.states.keep(game_id, version, state)
         return version, state
-
-    def _keep(self, game_id: str, version: int, state: object) -> None:
-        self.states[game_id] = (version, state)
-        self.states.move_to_end(game_id)
-        if len(self.states) > CACHED_GAMES:
-            self.states.popitem(last=False)
 
     def _move(self, game_id: str, record, version: int, state: object,
               scoring: bool) -> tuple[int, object]:

@@ -1,8 +1,9 @@
 """`rummy worker`: the turn loop of the ready games, and the RQ worker of the deadline and
 maintenance jobs with its scheduler and a periodic sweep (DESIGN §5, §7).
 
-A daemon thread runs the turn loop (workers.turns): the bot moves and scorings of the games in
-the ready queue (service.ready_games), one short slice per game in turn.
+Daemon threads run the turn loops (workers.turns; RUMMY_TURN_LOOPS, 2): the bot moves and
+scorings of the games in the ready queue (service.ready_games), one short slice per game in
+turn; while one loop waits for its append's reply, another decides.
 
 `SimpleWorker` runs each job in this process instead of forking one per job: game jobs take
 milliseconds, and a long-lived process keeps its GameService (connection pool, snapshot
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
 import time
 
@@ -37,7 +39,7 @@ from workers.deadlines import poll_deadlines
 from workers.maintenance import start_ticker
 from workers.resilience import GameWorker, heartbeat_path, work_through_outages
 from workers.sweeper import keep_alive
-from workers.turns import TurnLoop
+from workers.turns import GameStates, TurnLoop
 
 log = logging.getLogger(__name__)
 
@@ -96,11 +98,12 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
     queues = make_queues(connection)
     stop = threading.Event()
     wired = runtime.wiring()  # built here, before the threads that share it
-    turns = TurnLoop(wired.service, ReadyGames(wired.queue_client),
-                     int(wired.settings.sweep_stale_s * 1000))
+    loops = turn_loops(wired, 1 if burst else wired.settings.turn_loops)
+    turns = loops[0]
     if not burst:
-        threading.Thread(target=turns.run, args=(stop,), name="rummy-turns",
-                         daemon=True).start()
+        for index, loop in enumerate(loops):
+            threading.Thread(target=loop.run, args=(stop,), name=f"rummy-turns-{index}",
+                             daemon=True).start()
         interval = sweep_interval_s() if sweep_every_s is None else sweep_every_s
         threading.Thread(target=_sweep_ticker, args=(queues.maintenance, interval, stop),
                          name="rummy-sweep", daemon=True).start()
@@ -136,6 +139,15 @@ def run_worker(redis_url: str, burst: bool = False, with_scheduler: bool = True,
         return work_through_outages(new_worker, work, connection, stop, heartbeat_path())
     finally:
         stop.set()
+
+
+def turn_loops(wired, count: int) -> list[TurnLoop]:
+    """`count` turn loops on `wired`'s service, sharing their cached game states and the
+    process's group id (service.ready_games: each takes the games of the others as its own)."""
+    states, group = GameStates(), secrets.token_hex(6) + "."
+    lease_ms = int(wired.settings.sweep_stale_s * 1000)
+    return [TurnLoop(wired.service, ReadyGames(wired.queue_client), lease_ms, states, group)
+            for _ in range(count)]
 
 
 def _burst(turns: TurnLoop, work_queues) -> bool:

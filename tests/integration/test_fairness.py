@@ -19,7 +19,7 @@ from service.keys import events_key, summary_key
 from service import ready_games
 from service.ready_games import OWNERS, SKIPS, ReadyGames
 from service.store import StoreUnavailable
-from workers import turns
+from workers import turns, worker
 from workers.turns import TurnLoop
 
 BOTS = [{"kind": "bot", "level": "basic"}] * 4
@@ -34,9 +34,9 @@ def recorded_slices(monkeypatch) -> list[tuple[str, int, int]]:
     """(game, version before, version after) of every slice played from now on, in order."""
     slices, play = [], TurnLoop.play
 
-    def recording(self, game_id: str, hint: int):
+    def recording(self, game_id: str, hint: int, **options):
         before = self.service.store.version(game_id)
-        released = play(self, game_id, hint)
+        released = play(self, game_id, hint, **options)
         slices.append((game_id, before, self.service.store.version(game_id)))
         return released
     monkeypatch.setattr(TurnLoop, "play", recording)
@@ -171,11 +171,36 @@ def test_a_worker_takes_its_own_game_behind_the_head_but_passes_the_head_over_at
     assert not wiring.queue_client.exists(SKIPS)  # a game taken forgets its skips
 
 
+def test_the_loops_of_one_process_take_each_others_games_as_their_own(wiring, monkeypatch):
+    """Loops sharing their cached states (one `rummy worker`) prefer the games any of them
+    played last: the game of a sibling loop is taken before the head of another process's,
+    and played from the shared state, with no load."""
+    ready = ReadyGames(wiring.queue_client)
+    for version, game_id in enumerate(["a-other", "b-sibling"], start=1):
+        ready.mark(game_id, version, urgent=False)
+        time.sleep(0.002)
+    wiring.queue_client.hset(OWNERS, mapping={"a-other": "p2.x", "b-sibling": "p1.a"})
+    assert ready.take(30_000, worker="p1.b", group="p1.")[0][0] == "b-sibling"
+    assert ready.take(30_000, worker="p1.b")[0][0] == "a-other"  # no group: its own id only
+
+    game = wiring.service.create_game(BOTS, seed=41)["id"]
+    states = turns.GameStates()
+    first, second = (TurnLoop(wiring.service, ReadyGames(wiring.queue_client), 30_000, states,
+                              "p9.") for _ in range(2))
+    assert first.step() == 1
+    first.release()
+    played = states.get(game)[0]
+    loads = []
+    monkeypatch.setattr(wiring.service, "load", lambda *args, **kw: loads.append(args))
+    assert second.step() == 1
+    assert loads == [] and states.get(game)[0] > played
+
+
 def test_a_take_leases_two_games_and_an_outage_in_the_first_keeps_both_for_the_next_release(
         wiring, monkeypatch):
     """The loop takes TAKE_GAMES games per round trip, in queue order; when a Redis error
     stops it in the first one's slice, neither game waits for its lease to end: both are
-    released with the next take."""
+    released with the next take, ahead of the games of bots as they were taken (new games)."""
     first, second = (wiring.service.create_game(BOTS, seed=seed)["id"] for seed in (21, 22))
     loop = turn_loop(wiring)
 
@@ -186,10 +211,37 @@ def test_a_take_leases_two_games_and_an_outage_in_the_first_keeps_both_for_the_n
         loop.step()
     assert turns.TAKE_GAMES == 2
     assert [(game_id, again) for game_id, _, again in loop.released] == [
-        (first, ready_games.TAIL), (second, ready_games.TAIL)]
+        (first, ready_games.URGENT), (second, ready_games.URGENT)]
     monkeypatch.undo()
     assert loop.step() == 2
     assert ReadyGames(wiring.queue_client).leased() == sorted([first, second])
+
+
+def test_an_outage_puts_the_games_of_a_take_back_with_the_urgency_they_were_taken_with(
+        wiring, monkeypatch):
+    """A game with a human, taken urgent, goes back ahead of the games of bots after an
+    outage in its slice, and a game of bots taken behind it (unplayed) back at the tail: the
+    human's game does not wait a whole rotation for its lost slice."""
+    bots = wiring.service.create_game(BOTS, seed=31)["id"]
+    loop = turn_loop(wiring)
+    assert loop.step() == 1  # its first slice: the game of bots goes back at the tail
+    for seed in range(20):  # a game of one human where a bot acts first
+        mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)["id"]
+        if 0 not in awaiting(wiring.service.load(mixed)[1]).seats:
+            break
+
+    def outage(*args, **kwargs):
+        raise StoreUnavailable("connection refused")
+    monkeypatch.setattr(wiring.service, "decide_at", outage)
+    with pytest.raises(StoreUnavailable):
+        loop.step()  # takes the human's game (urgent), then the game of bots
+    assert [(game_id, again) for game_id, _, again in loop.released] == [
+        (mixed, ready_games.URGENT), (bots, ready_games.TAIL)]
+    monkeypatch.undo()
+    loop.release()
+    scores = dict(wiring.queue_client.zrange(ready_games.GAMES, 0, -1, withscores=True))
+    now_ms = time.time() * 1000
+    assert scores[mixed.encode()] < now_ms - ready_games.URGENT_MS / 2 < scores[bots.encode()]
 
 
 def test_a_worker_whose_lease_lapsed_cannot_release_the_game_another_took_since(wiring):
@@ -258,3 +310,11 @@ def test_the_index_is_written_only_when_what_it_records_changes(wiring, redis_ur
     listed = wiring.service.list_games()["items"]
     assert [(item["id"], item["version"]) for item in listed] == [(game["id"], version)]
     assert wiring.client.hget(summary_key(game["id"]), "round") == b"1"
+
+
+def test_a_worker_process_runs_its_turn_loops_on_one_cache_and_group(wiring):
+    loops = worker.turn_loops(wiring, 3)
+    assert len({loop.name for loop in loops}) == 3
+    assert len({id(loop.states) for loop in loops}) == 1
+    assert all(loop.name.startswith(loop.group) and loop.group == loops[0].group
+               for loop in loops)

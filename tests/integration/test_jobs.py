@@ -44,7 +44,7 @@ def test_a_round_is_scored_once_however_often_a_worker_tries(wiring,
     game = wiring.service.create_game(BOTS, seed=3)
     version = play_until_scoring(wiring, game["id"])
     loop, other = loop_of(wiring), loop_of(wiring)
-    other._keep(game["id"], *wiring.service.load(game["id"]))  # a worker holding that state
+    other.states.keep(game["id"], *wiring.service.load(game["id"]))  # a worker holding that state
     monkeypatch.setattr("workers.turns.SLICE_MOVES", 1)
     assert loop.play(game["id"], version)[2] != 0  # scored; the next round awaits a bot
     assert other.play(game["id"], version)[1] == -1  # the same scoring again: lost the race
