@@ -155,11 +155,11 @@ class GameService(GameCreation):
         releases the key. `known`: the (version, state) to decide on first (see `play`);
         `decision`: what decides instead of domain.decide (see `decide_at`); `appended`: called
         once the action is appended (never for a replay)."""
-        stamp = fingerprint(seat, action)
-        if key is None:
-            outcome = self._decide(game_id, record, seat, action, if_match, stamp, known=known,
+        if key is None:  # no key, no fingerprint (the store keeps it only with a key)
+            outcome = self._decide(game_id, record, seat, action, if_match, "", known=known,
                                    decision=decision)
         else:
+            stamp = fingerprint(seat, action)
             key, claim = idempotency_scope(seat, key), secrets.token_hex(8)
             seen = claim_or_wait(self.store, game_id, key, stamp, claim)
             if seen is not None:
