@@ -6,7 +6,8 @@
 -- KEYS[3] (optional) rummy:{<game>}:idem:<key>
 -- ARGV[1] expected version, ARGV[2] request fingerprint, ARGV[3] idempotency TTL in ms,
 -- ARGV[4] the caller's claim on the key (claim.lua; '' for none),
--- ARGV[5..] one (type, schema, data-json) triple per event.
+-- ARGV[5..] one (type, schema, data-json) triple per event; schema 'c' is the compact form
+-- (service/compact_events.py): (code, 'c', JSON array of the values), written as fields t, d, a.
 -- Returns {status, version, recorded_at}: status 'ok' (version after the append), 'dup' (the
 -- key was seen with this fingerprint: version its first append produced), 'reused' (seen with
 -- another fingerprint), 'pending' (another request holds a claim on the key and has not
@@ -43,12 +44,17 @@ local at = now
 if current > 0 then
   local fields = redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)[1][2]
   for i = 1, #fields, 2 do
-    if fields[i] == 'at' then at = string.format('%d', tonumber(now) - tonumber(fields[i + 1])) end
+    if fields[i] == 'at' or fields[i] == 'a' then
+      at = string.format('%d', tonumber(now) - tonumber(fields[i + 1]))
+    end
   end
 end
 for i = 1, count do
   local base = 4 + (i - 1) * 3
-  if ARGV[base + 2] == '1' then
+  if ARGV[base + 2] == 'c' then
+    redis.call('XADD', stream, '0-' .. (current + i),
+               't', ARGV[base + 1], 'd', ARGV[base + 3], 'a', at)
+  elseif ARGV[base + 2] == '1' then
     redis.call('XADD', stream, '0-' .. (current + i),
                'type', ARGV[base + 1], 'data', ARGV[base + 3], 'at', at)
   else

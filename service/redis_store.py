@@ -4,7 +4,9 @@ One stream per game at `rummy:{<game>}:events` with explicit entry ids `0-<versi
 entry holds `type`, `schema` (left out when 1), `data` and `at` (recorded_at: the Redis
 server's TIME in ms, the same for every event of one append; written as ms since the game's
 first event on every event but that one, so reads after version 1 also fetch the first
-event's `at` once per game and process). Appends run `append.lua`, which checks the idempotency
+event's `at` once per game and process), or, for the events service.compact_events has a
+code for, the compact form `t` (the code), `d` (the data's values) and `a` (as `at`); reads
+take both forms, in any mix. Appends run `append.lua`, which checks the idempotency
 key and the expected version before its first XADD, then publishes the new version on
 `rummy:{<game>}:notify` (service/notify.py); `claim.lua` and `release.lua` hold a key while its
 request is decided. Streams are never trimmed. Backend errors surface as the store's own
@@ -20,6 +22,7 @@ from typing import Iterator
 
 import redis
 
+from service.compact_events import compact, expand
 from service.connections import connect
 from service.keys import events_key, idem_key, notify_channel
 from service.notify import Notifier, shared_notifier
@@ -60,19 +63,33 @@ _encode = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 def _to_event(entry_id: bytes, fields: dict[bytes, bytes], base: int | None) -> StoredEvent:
     """The stored event of a stream entry; `base` is the `at` of the game's first event."""
     version = int(entry_id.split(b"-", 1)[1])
-    at = fields.get(b"at")
-    if at is not None:
-        at = int(at)
-        if at < ABSOLUTE_MS and base is not None:
-            at += base
+    at = entry_at(fields)
+    if at is not None and at < ABSOLUTE_MS and base is not None:
+        at += base
+    code = fields.get(b"t")
+    if code is not None:  # the compact form (service.compact_events)
+        event_type, schema, data = expand(code, fields[b"d"])
+        return StoredEvent(version, event_type, schema, data, at)
     return StoredEvent(version, fields[b"type"].decode(), int(fields.get(b"schema", 1)),
                        json.loads(fields[b"data"]), at)
 
 
+def entry_at(fields: dict[bytes, bytes]) -> int | None:
+    """The `at` of a stream entry's `fields` as stored (ms since the epoch on a game's first
+    event and on entries of the oldest form, else ms since the first event), if it has one."""
+    at = fields.get(b"a", fields.get(b"at"))
+    return None if at is None else int(at)
+
+
+def entry_type(fields: dict[bytes, bytes]) -> str:
+    """The event type of a stream entry's `fields`, of either form."""
+    code = fields.get(b"t")
+    return fields[b"type"].decode() if code is None else expand(code, b"[]")[0]
+
+
 def _first_at(entries: list) -> int | None:
     """The `at` of the first entry of `entries` (the game's first event), if it has one."""
-    at = entries[0][1].get(b"at") if entries else None
-    return None if at is None else int(at)
+    return entry_at(entries[0][1]) if entries else None
 
 
 class RedisEventStore:
@@ -122,7 +139,11 @@ class RedisEventStore:
             keys.append(idem_key(game_id, idempotency_key))
         args: list = [expected_version, fingerprint, self._ttl_ms, claim]
         for event in events:
-            args += [event["type"], event["schema"], _encode(event["data"])]
+            short = compact(event["type"], event["schema"], event["data"])
+            if short is None:
+                args += [event["type"], event["schema"], _encode(event["data"])]
+            else:  # schema "c": the compact form (append.lua)
+                args += [short[0], "c", short[1]]
         with backend_errors():
             status, version, *stamp = self._append(keys=keys, args=args)
         if status == b"conflict":
