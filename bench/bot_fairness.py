@@ -8,10 +8,12 @@ each with its goal and met / not met:
 
 - bot reply latency p50/p99: for every bot append, the time since the game's append before it
   (the one that made it a bot's turn). Times are the server time each append recorded (the
-  stream entries' `at` field) where the store writes one, else the moment an observer thread
-  blocked in XREAD on the K streams received the entry (no polling). Entries with the same time
-  count as one append, which can only raise the figures. Appends of a round's scoring are not
-  bot replies and are left out.
+  stream entries' `at`, or `a` in the compact form) where the store writes one, else the
+  moment an observer thread blocked in XREAD on the K streams received the entry (no
+  polling). Entries with the same time count as one append, which can only raise the figures.
+  With server times the observer reads every PAUSE_S (50 ms), not at each append, so that it
+  takes little of the CPU it measures. Appends of a round's scoring are not bot replies and
+  are left out.
 - human reply latency p50/p99 beside the largest K (a last run of those K games with a probe
   game: seat 0 a random human over HTTP against three bots; from the response to its action to
   the bot's next event): what a player feels while bots play elsewhere.
@@ -43,12 +45,13 @@ from bench.stack import running_stack
 from bench.stats import percentile
 from domain.simulation import play_game
 from service.keys import events_key
-from service.redis_store import ABSOLUTE_MS
+from service.redis_store import ABSOLUTE_MS, entry_at, entry_type
 from workers.cli_play_bots import http_json
 
 GOAL_P50_MS, GOAL_P99_MS, GOAL_CPU_RATIO, GOAL_MEMORY_KB = 30, 150, 3.0, 150
 HUMAN = [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * 3
 SCORING = "RoundScored"
+PAUSE_S = 0.05  # between the observer's reads while the entries carry their append times
 TICKS_S = os.sysconf("SC_CLK_TCK")
 
 
@@ -92,6 +95,7 @@ class Observer(threading.Thread):
         self.ended: dict[str, float] = {}
         self.lock = threading.Lock()
         self.done = threading.Event()
+        self.server_times = True  # every entry read so far had its append time
 
     def watch(self, game_id: str) -> None:
         """Follow the stream of `game_id` from its first entry."""
@@ -108,20 +112,26 @@ class Observer(threading.Thread):
                 continue
             reply = self.client.xread(streams, block=100) or []
             now = time.time() * 1000
+            # The figures use the server's append times: a read every PAUSE_S then costs the
+            # two cores little (one XREAD of the K streams per append had the observer take
+            # ~10 CPU-s of a K=50 run, a fifth of the workers'). Without them (an older
+            # store), receipt times are the figures: read again at once.
+            if reply and self.server_times:
+                self.done.wait(PAUSE_S)
             for key, entries in reply:
                 key = key.decode()
                 game_id = key.split("{", 1)[1].split("}", 1)[0]
                 self.first_read.setdefault(game_id, len(entries))
                 for _, fields in entries:
-                    at = fields.get(b"at")
+                    at = entry_at(fields)
+                    self.server_times = self.server_times and at is not None
                     if at is not None:  # ms since the game's first event, but on that one
-                        at = float(at)
                         base = self.bases.setdefault(game_id, at)
-                        at = at if at >= ABSOLUTE_MS else base + at
-                    kind = fields[b"type"].decode()
+                        at = float(at if at >= ABSOLUTE_MS else base + at)
+                    kind = entry_type(fields)
                     self.entries[game_id].append((at, now, kind))
-                    if kind == "GameEnded":
-                        self.ended[game_id] = now / 1000
+                    if kind == "GameEnded":  # its append time, else when it was read
+                        self.ended[game_id] = (now if at is None else at) / 1000
                 with self.lock:
                     if game_id in self.ended:
                         self.after.pop(key, None)
