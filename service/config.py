@@ -102,7 +102,7 @@ class Settings:
     plus long polls one bearer token may hold; `max_streams_per_ip`
     (RUMMY_MAX_STREAMS_PER_IP, 64): those of the anonymous callers of one client address
     (docs/streams.md "Caps").
-    `turn_loops` (RUMMY_TURN_LOOPS, 2): turn loops (threads) per `rummy worker`: while one
+    `turn_loops` (RUMMY_TURN_LOOPS, 3): turn loops (threads) per `rummy worker`: while one
     waits for its append's reply another decides (docs/workers.md "Turn loops per worker").
     `rate_limits` (RUMMY_RATE_LIMITS, DEFAULT_RATE_LIMITS): the rate limiter's budgets, None
     for "off" (RateLimits.parse gives the format). `rate_limit_delay_s`
@@ -133,7 +133,7 @@ class Settings:
     lobby_ttl_s: float = 3600.0
     max_streams_per_credential: int = 8
     max_streams_per_ip: int = 64
-    turn_loops: int = 2
+    turn_loops: int = 3
     secret: str = field(default=PROCESS_SECRET, repr=False)
     rate_limits: RateLimits | None = RateLimits()
     rate_limit_delay_s: float = 1.0
@@ -195,7 +195,7 @@ class Settings:
                                          ("rate_limit_delay_s", 1.0))}
         caps = {name: _integer(env, f"RUMMY_{name.upper()}", default)
                 for name, default in (("max_streams_per_credential", 8),
-                                      ("max_streams_per_ip", 64), ("turn_loops", 2))}
+                                      ("max_streams_per_ip", 64), ("turn_loops", 3))}
         return cls(redis_url=env.get("REDIS_URL") or None,
                    queue_url=env.get("RUMMY_QUEUE_URL") or None,
                    admin_key=env.get("RUMMY_ADMIN_KEY") or None,

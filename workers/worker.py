@@ -1,7 +1,7 @@
 """`rummy worker`: the turn loop of the ready games, and the RQ worker of the deadline and
 maintenance jobs with its scheduler and a periodic sweep (DESIGN §5, §7).
 
-Daemon threads run the turn loops (workers.turns; RUMMY_TURN_LOOPS, 2): the bot moves and
+Daemon threads run the turn loops (workers.turns; RUMMY_TURN_LOOPS, 3): the bot moves and
 scorings of the games in the ready queue (service.ready_games), one short slice per game in
 turn; while one loop waits for its append's reply, another decides.
 

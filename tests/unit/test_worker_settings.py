@@ -6,9 +6,9 @@ import pytest
 from service.config import Settings
 
 
-def test_a_worker_runs_two_turn_loops_unless_told_otherwise():
-    assert Settings.from_env({}).turn_loops == 2
-    assert Settings.from_env({"RUMMY_TURN_LOOPS": "3"}).turn_loops == 3
+def test_a_worker_runs_three_turn_loops_unless_told_otherwise():
+    assert Settings.from_env({}).turn_loops == 3
+    assert Settings.from_env({"RUMMY_TURN_LOOPS": "2"}).turn_loops == 2
 
 
 @pytest.mark.parametrize("raw", ["0", "-1", "two", "1.5"])
