@@ -303,8 +303,10 @@ def test_the_index_is_written_only_when_what_it_records_changes(wiring, redis_ur
         appends += 1
     # status, round and waiting stayed the same until the round ended (scoring): one write
     # then, and one per 500 versions crossed; a write is two scripts (the summary, then its
-    # index shard: docs/cluster.md)
-    assert appends > 50 and CountingClient.scripts <= 2 * (1 + version // 500)
+    # index shard: docs/cluster.md). The wiring's secret is the process's own, so the deal and
+    # the round's length vary from run to run (46 to 192 actions seen): more than 20 appends
+    # written each time would be more than 40 scripts.
+    assert appends > 20 and CountingClient.scripts <= 2 * (1 + version // 500)
     summary = GameIndex(wiring.client).summary(game["id"])
     assert summary["status"] == "scoring" and summary["version"] == version
     listed = wiring.service.list_games()["items"]
