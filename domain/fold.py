@@ -34,8 +34,12 @@ def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameStat
     game = None if state is None else dict(state.__dict__)
     rnd = None if state is None or state.round is None else dict(state.round.__dict__)
     handlers = _HANDLERS
+    folded = 0
     for event in events:
         game, rnd = handlers[type(event)](game, rnd, event)
+        folded += 1
+    if game is not None:
+        game["events_folded"] = game.get("events_folded", 0) + folded
     return _frozen(game, rnd)
 
 

@@ -129,7 +129,9 @@ class GameState:
     Seat control: `clock` (None for a game created without one); `taken_over[seat]` a
     Takeover or None; `timeouts[seat]` the seat's consecutive turn timeouts (reset when its
     human acts or reclaims it); `timed_out` the seat whose timed-out turn a bot is finishing
-    (until its discard or the round's end), or None.
+    (until its discard or the round's end), or None. `events_folded`: how many events made
+    the state (the stream's version, but for the service's table events, which the rules never
+    read): what the service seeds its decisions with, so that they do not depend on those.
     """
 
     profile: RuleProfile
@@ -145,3 +147,4 @@ class GameState:
     timeouts: tuple[int, ...] = (0, 0, 0, 0)
     timed_out: int | None = None
     lobby: Lobby | None = None
+    events_folded: int = 0

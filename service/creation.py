@@ -115,6 +115,9 @@ class GameCreation(GameReads):
         if not events or [e.get("version") for e in events] != list(range(1, len(events) + 1)):
             raise ValueError("the record's events must be numbered 1, 2, ... without a gap")
         raw = [{k: e[k] for k in ("type", "schema", "data") if k in e} for e in events]
+        if raw[0].get("type") not in ("GameCreated", "PositionLoaded"):
+            raise ValueError(f"a record's first event must be GameCreated or PositionLoaded, "
+                             f"not {str(raw[0].get('type'))[:40]}")
         last = max((v for v, e in enumerate(raw, 1) if not is_table_event(e.get("type"))),
                    default=len(raw))
         if raw[last - 1].get("type") != "GameEnded":

@@ -7,7 +7,9 @@ import dataclasses
 import random
 from typing import Callable
 
-# decide's stand-in for a decision of several steps: (state, version) -> events, or Folded.
+# decide's stand-in for a decision of several steps: (state, at) -> events, or Folded. `at` is
+# the state's `events_folded`: the version it is decided at, but for the table events
+# (service.table_events), so that a spectator let in never changes a seeded game's deals.
 Decision = Callable[[object, int], "list | Folded"]
 
 
@@ -21,5 +23,7 @@ class Folded:
 
 
 def decision_rng(rng_seed: str, expected_version: int) -> random.Random:
-    """The RNG of the decision taken at `expected_version` (docs/architecture.md §2 "Seeds")."""
+    """The RNG of the decision taken at `expected_version` (docs/architecture.md §2 "Seeds"):
+    the count of domain events folded (GameState.events_folded), which is the stream's
+    version when it holds no table event."""
     return random.Random(f"{rng_seed}:{expected_version}")

@@ -192,11 +192,11 @@ class GameService(GameCreation):
                 # offer (R6.1), the caller must look again. One naming its card is decided
                 # again: refused (R6.1) unless that card is on offer, never a 409.
                 raise ConcurrencyError(first, version)
-            after = None
+            after, at = None, state.events_folded  # `version`, but for the table events
             if decision is None:
-                events = decide(state, seat, action, decision_rng(record.rng_seed, version))
+                events = decide(state, seat, action, decision_rng(record.rng_seed, at))
             else:
-                events = decision(state, version)
+                events = decision(state, at)
                 if isinstance(events, Folded):
                     events, after = events.events, events.state
             if not events:

@@ -33,9 +33,15 @@ def _fold_record(raw: list[dict]) -> object:
     message: a record is client input)."""
     events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
     try:
-        return fold(rules_events(events))
+        state = fold(rules_events(events))
     except Exception:  # noqa: BLE001 - find the event, below
-        pass
+        state = _refused_event(events)
+    return _seats_checked(events, state)
+
+
+def _refused_event(events: list) -> object:
+    """Fold `events` one at a time to name the first the fold refuses: raises ValueError
+    naming it (returns the state should none be refused)."""
     state = None
     for version, event in enumerate(events, 1):
         if not rules_events((event,)):
@@ -46,6 +52,16 @@ def _fold_record(raw: list[dict]) -> object:
             rule = f" ({error.rule}: {error.message})" if isinstance(error, RuleViolation) else ""
             raise ValueError(f"event {version} ({type(event).__name__}) does not follow from "
                              f"the events before it{rule}") from None
+    return state
+
+
+def _seats_checked(events: list, state: object) -> object:
+    """`state`, once every table event names a seat of its table. Raises ValueError naming the
+    first that does not."""
+    for version, event in enumerate(events, 1):
+        if not rules_events((event,)) and getattr(event, "seat", 0) >= state.seats:
+            raise ValueError(f"event {version} ({type(event).__name__}): seat {event.seat} is "
+                             f"not a seat of this {state.seats}-seat table")
     return state
 
 

@@ -1,5 +1,6 @@
 """What the service derives from each append beyond the game index: who joined which seat
-(service.seat_players), the per-player index (service.player_index) and, with webhooks configured, the webhook events (service.webhooks).
+(service.seat_players), the per-player index (service.player_index) and, with webhooks
+configured, the webhook events (service.webhooks).
 `AfterAppend` is the `after_append(record, version, previous, state, events, recorded_at)` hook
 GameService calls after every append; bootstrap installs it."""
 from __future__ import annotations
@@ -26,8 +27,10 @@ def seat_players(players: PlayerIndex, joined: JoinedPlayers) -> Projection:
     before the webhooks of the same append name the players (a join that starts the game)."""
     def project(record: GameRecord, version: int, previous: object, state: object,
                 events: list, recorded_at: int | None) -> None:
+        if record.origin == "import":  # a past game re-created: its players are not seated
+            return
         for event in events:
-            if isinstance(event, PlayerSeated):
+            if isinstance(event, PlayerSeated) and event.player_id is not None:
                 joined.add(record.id, event.seat, event.player_id)
                 players.record(event.player_id, record.id, event.seat, record.created_ms,
                                awaiting(state).status)

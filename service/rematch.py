@@ -4,8 +4,10 @@ each former human seat takes its new token with its old one.
 
 The link is in both streams (table events: RematchCreated in the finished game, RematchOf in
 the follow-up, service.table_events); the key `rummy:{<game>}:rematch` -> the follow-up's id
-answers lookups, set once: the first request holds it (`pending:<nonce>`, for PENDING_MS)
-while it creates the game, so requests racing get the same follow-up. The follow-up's seat tokens are grants (service.grants): a new
+answers lookups: the first request holds it (`pending:<nonce>`, for PENDING_MS) while it
+creates the game, so requests racing get the same follow-up, then sets it to
+`untold:<follow-up>` and, once RematchCreated is appended, to the follow-up's id: a request
+finding it untold appends the event (once, under its idempotency key). The follow-up's seat tokens are grants (service.grants): a new
 one revokes the one before, and is told by a SeatTokenIssued table event.
 """
 from __future__ import annotations
@@ -21,10 +23,12 @@ from service.errors import Forbidden, ServiceError, Unauthorized
 from service.keys import PREFIX
 from service.principal import Principal
 from service.redis_store import backend_errors
-from service.table_events import RematchCreated, SeatTokenIssued, record_table_events
+from service.table_events import (RematchCreated, SeatTokenIssued, record_table_events,
+                                  refuse_when_closed)
 from service.tokens import new_token
 
 PENDING = "pending:"
+UNTOLD = "untold:"  # the follow-up exists, its RematchCreated is not appended yet
 PENDING_MS = 10_000  # far above the time creating a game takes
 WAIT_S = 2.0
 
@@ -62,17 +66,29 @@ class Rematches:
         with backend_errors():
             held = self._client.set(rematch_key(game_id), nonce, nx=True, px=PENDING_MS)
         if not held:
-            return {"id": self._follow_up(game_id)}
+            follow_up, linked = self._follow_up(game_id)
+            if not linked:  # the request that created it failed before telling it: heal
+                self._link(game_id, follow_up)
+            return {"id": follow_up}
         players = self.games.joined.of(record) if self.games.joined is not None else {}
         specs = [_seat(seat, players.get(seat["seat"])) for seat in record.public_seats(state)]
         clock = None if state.clock is None else dict(state.clock.__dict__)
         created = self.games.create_game(specs, profile=state.profile.to_json(), clock=clock,
                                          visibility=record.visibility, host=record.admin_hash,
                                          rematch_of=game_id)
-        record_table_events(self.games, game_id, [RematchCreated(game_id=created["id"])])
         with backend_errors():
-            self._client.set(rematch_key(game_id), created["id"])
+            self._client.set(rematch_key(game_id), f"{UNTOLD}{created['id']}")
+        self._link(game_id, created["id"])
         return {"id": created["id"]}
+
+    def _link(self, game_id: str, follow_up: str) -> None:
+        """RematchCreated in the finished game's stream (once: its idempotency key), then the
+        link marked told. The link names the follow-up first, so a failure between leaves
+        one follow-up, whose event the next call appends."""
+        record_table_events(self.games, game_id, [RematchCreated(game_id=follow_up)],
+                            f"rematch-link:{follow_up}")
+        with backend_errors():
+            self._client.set(rematch_key(game_id), follow_up)
 
     def seat_token(self, game_id: str, principal: Principal) -> dict:
         """A new token for the caller's seat in the follow-up game: `{"game_id", "seat",
@@ -83,18 +99,19 @@ class Rematches:
                 raise Forbidden("This token has no seat (the admin token manages the follow-up "
                                 "game as it is).")
             raise Unauthorized("A rematch seat needs the seat token of this game.")
-        follow_up = self._follow_up(game_id)
+        follow_up, _ = self._follow_up(game_id)
         spec = self.games.records.get(follow_up).seats[principal.seat]
         if spec["kind"] != "human":
             raise Forbidden(f"Seat {principal.seat} is a bot's in the rematch.")
+        refuse_when_closed(self.games.load(follow_up)[1])  # before a token is granted
         token = new_token()
         self.games.grants.grant_seat(follow_up, principal.seat, token)
         record_table_events(self.games, follow_up, [SeatTokenIssued(seat=principal.seat)])
         return {"game_id": follow_up, "seat": principal.seat, "token": token}
 
-    def _follow_up(self, game_id: str) -> str:
-        """The follow-up's id, waiting up to WAIT_S while another request creates it. Raises
-        NoRematch."""
+    def _follow_up(self, game_id: str) -> tuple[str, bool]:
+        """(the follow-up's id, whether its RematchCreated was appended), waiting up to WAIT_S
+        while another request creates it. Raises NoRematch."""
         ends = time.monotonic() + WAIT_S
         while True:
             with backend_errors():
@@ -102,7 +119,8 @@ class Rematches:
             if held is None:
                 raise NoRematch(f"Game {game_id!r} has no rematch yet: POST creates it.")
             if not held.startswith(PENDING.encode()):
-                return held.decode()
+                held = held.decode()
+                return held.removeprefix(UNTOLD), not held.startswith(UNTOLD)
             if time.monotonic() >= ends:
                 raise NoRematch("The rematch is being created; retry in a second.")
             time.sleep(0.02)

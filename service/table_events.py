@@ -16,10 +16,19 @@ grants hash, the rematch link): projections of these events, written after them.
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
-from typing import ClassVar, Iterable
+from typing import Callable, ClassVar, Iterable
 
 from domain import event_from_dict
+from domain.errors import RuleViolation
+from domain.state import ABORTED, EXPIRED
+from service.players import PLAYER_ID_PATTERN
+
+MAX_SEATS = 8  # R11.1
+PLAYER_ID = re.compile(PLAYER_ID_PATTERN)
+GAME_ID = re.compile(r"[0-9a-f]{16}")  # service.creation.new_game_id
 
 TABLE_EVENT_TYPES: dict[str, type] = {}
 
@@ -88,18 +97,35 @@ def rules_events(events: Iterable) -> list:
     return [event for event in events if not isinstance(event, TableEvent)]
 
 
+# What each field of a table event may hold (a record to import is client input): a seat of
+# the largest table (R11.1; the import checks it against the game's), a player id as given at
+# creation (or null: an export shows it so but to the server admin key), a game id of
+# service.creation, a SeatTokenIssued reason.
+FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
+    "seat": lambda value: type(value) is int and 0 <= value < MAX_SEATS,
+    "player_id": lambda value: value is None or (isinstance(value, str)
+                                                 and PLAYER_ID.fullmatch(value) is not None),
+    "game_id": lambda value: isinstance(value, str) and GAME_ID.fullmatch(value) is not None,
+    "reason": lambda value: value == "rematch",
+}
+
+
 def table_event_from_dict(raw: dict) -> TableEvent:
     """The table event of its serialized form. Raises ValueError for another type, a schema
-    newer than this code, or data without the event's fields."""
+    newer than this code, or data that is not the event's fields with values they may hold
+    (FIELD_CHECKS)."""
     cls = TABLE_EVENT_TYPES.get(raw.get("type"))
     if cls is None:
         raise ValueError(f"not a table event: {raw.get('type')!r}")
     if raw.get("schema", 1) > cls.SCHEMA:
         raise ValueError(f"{cls.__name__} schema {raw['schema']} is newer than this code")
-    try:
-        return cls(**raw["data"])
-    except TypeError:
-        raise ValueError(f"{cls.__name__}: data without its fields") from None
+    data, fields = raw.get("data"), {f.name: f for f in dataclasses.fields(cls)}
+    required = {name for name, f in fields.items() if f.default is dataclasses.MISSING}
+    if (not isinstance(data, dict) or not required <= data.keys() <= fields.keys()
+            or not all(FIELD_CHECKS[name](value) for name, value in data.items())):
+        raise ValueError(f"{cls.__name__}: data must be its fields "
+                         f"({', '.join(fields) or 'none'}) with values they may hold")
+    return cls(**data)
 
 
 def event_of(raw: dict) -> object:
@@ -117,11 +143,23 @@ def record_table_events(games, game_id: str, events: list, idempotency_key: str 
     deadline, projections, listeners woken); `games` is the GameService. With
     `idempotency_key` (the caller scopes it by what it records), a retry appends nothing.
     Returns the stream's version after. Raises GameNotFound, StoreUnavailable,
-    IdempotencyKeyReused, IdempotencyInProgress."""
+    IdempotencyKeyReused, IdempotencyInProgress, RuleViolation (refuse_when_closed)."""
     action = {"type": "table", "events": [type(event).__name__ for event in events]}
-    version, _ = games.decide_system(game_id, action, idempotency_key,
-                                     decision=lambda state, version: list(events))
+
+    def decision(state, at):
+        refuse_when_closed(state)
+        return list(events)
+    version, _ = games.decide_system(game_id, action, idempotency_key, decision=decision)
     return version
+
+
+def refuse_when_closed(state) -> None:
+    """Raise RuleViolation unless more may be appended to the game of `state`: T1 once it was
+    aborted, L1 once its lobby expired (nothing follows GameAborted or LobbyExpired)."""
+    if state.status == ABORTED:
+        raise RuleViolation("T1", "The game was aborted: nothing more is added to it.")
+    if state.status == EXPIRED:
+        raise RuleViolation("L1", "The game's lobby expired: nothing more is added to it.")
 
 
 def shown(event: dict, server: bool) -> dict:

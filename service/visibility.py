@@ -6,7 +6,7 @@ from __future__ import annotations
 from service.errors import Forbidden, GameNotFound, Unauthorized
 from service.principal import Principal
 from service.sealed_answers import key_name
-from service.table_events import SpectatorAdded, record_table_events
+from service.table_events import SpectatorAdded, record_table_events, refuse_when_closed
 from service.tokens import new_token
 
 
@@ -31,13 +31,13 @@ def add_spectator(games, game_id: str, principal: Principal,
     the same `idempotency_key` gets the same token). It sees the public table, events and
     stream of the game, live, private or not. Raises GameNotFound,
     Unauthorized (no token), Forbidden (not the game's admin token nor the server admin
-    key)."""
+    key), RuleViolation (an aborted game or an expired lobby: refuse_when_closed)."""
     if not principal.admin:
         if not principal.holds_token:
             raise Unauthorized("A spectator token needs the game's admin token.")
         raise Forbidden("Only the game's admin token or the server admin key may add a "
                         "spectator.")
-    games.records.get(game_id)
+    refuse_when_closed(games.load(game_id)[1])  # before a token is granted
     token = games.grants.grant_spectator(game_id, new_token(), idempotency_key)
     # Told once the token is granted: a token the caller never got (an append that failed)
     # is of use to nobody, while every token handed out has its event.

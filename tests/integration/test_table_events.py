@@ -5,6 +5,8 @@ move the version, never the state; a seat, the public and the game admin never s
 id in them; an exported record with them imports with the same versions."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.conftest import ADMIN_KEY
@@ -137,3 +139,103 @@ def test_a_malformed_table_event_in_a_record_is_a_422_naming_it(client, finished
                           headers=SERVER)
     assert refused.status_code == 422, refused.get_json()
     assert f"event {bad['version']} (RematchCreated)" in refused.get_json()["detail"]
+
+
+def test_a_record_whose_first_event_is_a_table_event_is_a_422(client, finished):
+    record = client.get(f"/v1/games/{finished['id']}/export", headers=SERVER).get_json()
+    first = {"version": 1, "type": "RematchOf", "schema": 1, "data": {"game_id": "0" * 16}}
+    events = [first, *({**e, "version": e["version"] + 1} for e in record["events"])]
+    refused = client.post("/v1/games/import", json={**record, "events": events}, headers=SERVER)
+    assert refused.status_code == 422, refused.get_json()
+    assert "first event must be GameCreated or PositionLoaded" in refused.get_json()["detail"]
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "PlayerSeated", "data": {"seat": "x", "player_id": "ann"}},
+    {"type": "PlayerSeated", "data": {"seat": 1, "player_id": {"a": 1}}},
+    {"type": "PlayerSeated", "data": {"seat": 5, "player_id": "ann"}},  # a 4-seat table
+    {"type": "SeatTokenIssued", "data": {"seat": 1, "reason": ["x"]}},
+    {"type": "RematchCreated", "data": {"game_id": 5}},
+    {"type": "SpectatorAdded", "data": {"extra": 1}},
+])
+def test_a_table_event_with_values_its_fields_do_not_hold_is_a_422(client, finished, bad):
+    record = client.get(f"/v1/games/{finished['id']}/export", headers=SERVER).get_json()
+    appended = {**bad, "schema": 1, "version": len(record["events"]) + 1}
+    refused = client.post("/v1/games/import", headers=SERVER,
+                          json={**record, "events": [*record["events"], appended]})
+    assert refused.status_code == 422, refused.get_json()
+    assert f"event {appended['version']} ({bad['type']})" in refused.get_json()["detail"]
+
+
+def test_an_imported_player_seated_fills_no_inbox(client, finished):
+    record = client.get(f"/v1/games/{finished['id']}/export", headers=SERVER).get_json()
+    seated = {"version": len(record["events"]) + 1, "type": "PlayerSeated", "schema": 1,
+              "data": {"seat": 1, "player_id": "victim"}}
+    imported = client.post("/v1/games/import", headers=SERVER,
+                           json={**record, "events": [*record["events"], seated]})
+    assert imported.status_code == 201
+    inbox = client.get("/v1/players/victim/games", headers={"X-Integration-Key": INTEGRATION_KEY})
+    assert inbox.status_code == 200 and inbox.get_json()["items"] == []
+
+
+def test_a_long_poll_after_a_table_event_of_a_finished_game_answers_at_once(client, finished):
+    gid = finished["id"]
+    client.post(f"/v1/games/{gid}/spectators", headers=bearer(finished["admin_token"]))
+    last = len(events(client, gid))
+    assert events(client, gid)[-1]["type"] == "SpectatorAdded"
+    started = time.monotonic()
+    page = client.get(f"/v1/games/{gid}/events?after={last}&wait=3")
+    assert page.status_code == 200 and page.get_json()["events"] == []
+    assert time.monotonic() - started < 1.5
+
+
+def test_nothing_is_added_to_an_aborted_game(client):
+    game = client.post("/v1/games", json={"seats": HUMANS}).get_json()
+    gid, admin = game["id"], bearer(game["admin_token"])
+    assert client.post(f"/v1/games/{gid}/abort", headers=admin).status_code == 200
+    version = len(events(client, gid))
+    refused = client.post(f"/v1/games/{gid}/spectators", headers=admin)
+    assert refused.status_code == 422 and refused.get_json()["rule"] == "T1"
+    assert len(events(client, gid)) == version
+
+
+def test_a_rematch_whose_link_failed_to_append_is_told_by_the_next_call(client, finished,
+                                                                        monkeypatch):
+    import service.rematch
+    from service.store import StoreUnavailable
+    gid, token = finished["id"], finished["seats"][0]["token"]
+    real = service.rematch.record_table_events
+
+    def down(*args, **kwargs):
+        raise StoreUnavailable("down for the test")
+    monkeypatch.setattr(service.rematch, "record_table_events", down)
+    assert client.post(f"/v1/games/{gid}/rematch", headers=bearer(token)).status_code == 503
+    monkeypatch.setattr(service.rematch, "record_table_events", real)
+    again = [client.post(f"/v1/games/{gid}/rematch", headers=bearer(token)) for _ in range(2)]
+    assert [a.status_code for a in again] == [201, 201]
+    follow_up = again[0].get_json()["id"]
+    assert again[1].get_json()["id"] == follow_up
+    told = [e["data"] for e in events(client, gid) if e["type"] == "RematchCreated"]
+    assert told == [{"game_id": follow_up}]  # one follow-up, told once
+
+
+def test_a_table_event_does_not_change_what_a_seeded_lobby_deals(client):
+    """Two lobby games of one server-admin seed: a player's join (SeatJoined + PlayerSeated)
+    in one, an anonymous join (SeatJoined) in the other; started, they deal the same cards
+    (the decisions' RNG counts the domain events only)."""
+    seats = [{"kind": "human", "name": "Host"}, {"kind": "open"}, {"kind": "bot"},
+             {"kind": "bot"}]
+    games = [client.post("/v1/games", json={"seats": seats, "seed": 11}, headers=SERVER).get_json()
+             for _ in range(2)]
+    joins = ({**as_player("ann")}, {})
+    for game, headers in zip(games, joins):
+        joined = client.post("/v1/games/join", json={"code": game["join_code"], "name": "Ann"},
+                             headers=headers)
+        assert joined.status_code == 201
+        started = client.post(f"/v1/games/{game['id']}/start", headers=bearer(game["admin_token"]))
+        assert started.status_code == 200
+    dealt = [[e["data"] for e in events(client, g["id"], SERVER) if e["type"] == "RoundDealt"][0]
+             for g in games]
+    versions = [len(events(client, g["id"], SERVER)) for g in games]
+    assert versions[0] == versions[1] + 1  # the PlayerSeated
+    assert dealt[0] == dealt[1]

@@ -19,6 +19,7 @@ from api.resources.events.caps import Slot, take_slot
 from api.resources.events.hangup import HangupWatch
 from service.notify import behind_other_work
 from service.store import StoreError
+from service.table_events import is_table_event
 from api.resources.events.schemas import (EventArgsSchema, EventPageSchema,
                                           ServerSentEventSchema, StreamArgsSchema,
                                           StreamHeadersSchema)
@@ -60,7 +61,10 @@ def events(args, game_id):
     behind_other_work()
     wait_s *= random.uniform(1 - WAIT_SPREAD, 1)
     found, last = _after_last_seen(svc, game_id, who, after, limit)
-    if found or (last["type"] in FINAL_EVENTS if last else _over(svc, game_id) is not None):
+    # The event at `after` tells whether the game is over, unless it is a table event (one may
+    # follow the game's last event): then the table is read, as when `after` is unknown.
+    if found or (last["type"] in FINAL_EVENTS if last and not is_table_event(last["type"])
+                 else _over(svc, game_id) is not None):
         return _page(found, after, limit)
     slot = take_slot()
     watch = HangupWatch(slot.release)  # the place is given back as soon as the client leaves
