@@ -7,7 +7,7 @@ stock is top first, the discard pile bottom first (top last). The state is only 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from domain.profile import RuleProfile
 
@@ -147,4 +147,4 @@ class GameState:
     timeouts: tuple[int, ...] = (0, 0, 0, 0)
     timed_out: int | None = None
     lobby: Lobby | None = None
-    events_folded: int = 0
+    events_folded: int = field(default=0, compare=False)  # history, not the table

@@ -20,7 +20,7 @@ from service.stats import RedisStats
 from service.store import EventStore
 from service.stream_leases import StreamLeases
 from service.table_events import is_table_event
-from service.table_events import shown as table_shown
+from service.table_events import as_seen as table_event_as_seen
 
 RECORD_FORMAT = "contract-rummy/game-record"
 RECORD_FORMAT_VERSION = 1
@@ -173,8 +173,8 @@ class GameReads:
         for a seat or the public (the game's admin token too while the game is live), whole
         for the server admin key and, once the game is finished, for the game's admin token
         (docs/threat-model.md); a table event's player id only for the server admin key
-        (service.table_events.shown). Each carries `"version"`. With `wait_s` > 0 it blocks up to
-        that many seconds (capped at `max_wait_s`) until one exists, and returns what there is
+        (service.table_events.as_seen). Each carries `"version"`. With `wait_s` > 0 it blocks
+        up to that many seconds (capped at `max_wait_s`) until one exists, and returns what there is
         at once while draining (shutdown). At most `limit` events (None: all). Raises
         GameNotFound."""
         self.records.get(game_id)
@@ -189,7 +189,7 @@ class GameReads:
         for event in stored:
             raw = {"type": event.type, "schema": event.schema, "data": event.data}
             if is_table_event(event.type):
-                raw = table_shown(raw, principal.server)
+                raw = table_event_as_seen(raw, principal.server)
             elif not whole:
                 raw = redact(raw, principal.seat, profile)
             shown.append({**raw, "version": event.version,
@@ -277,7 +277,7 @@ class GameReads:
             if not self._finished(game_id):
                 raise Forbidden("Only a finished game can be exported (a live one only with "
                                 "the server admin key).")
-        events = [{**(table_shown(event.to_dict(), principal.server)
+        events = [{**(table_event_as_seen(event.to_dict(), principal.server)
                       if is_table_event(event.type) else event.to_dict()),
                    "recorded_at": rfc3339(event.recorded_at)}
                   for event in self.store.read(game_id)]

@@ -7,8 +7,9 @@ the follow-up, service.table_events); the key `rummy:{<game>}:rematch` -> the fo
 answers lookups: the first request holds it (`pending:<nonce>`, for PENDING_MS) while it
 creates the game, so requests racing get the same follow-up, then sets it to
 `untold:<follow-up>` and, once RematchCreated is appended, to the follow-up's id: a request
-finding it untold appends the event (once, under its idempotency key). The follow-up's seat tokens are grants (service.grants): a new
-one revokes the one before, and is told by a SeatTokenIssued table event.
+finding it untold appends the event (once, under its idempotency key). The follow-up's seat
+tokens are grants (service.grants): a new one revokes the one before, and is told by a
+SeatTokenIssued table event.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ envelope-level service events. They share the stream, its versions and its seria
 loader and every fold skip them (`rules_events`, `rules_dicts`), so a game's state is the same
 with or without them. The secrets stay out: a token is never in an event, only that one was
 granted. A player id is the integrator's own reference to a person: a seat's, the public's
-and the game admin's feeds show it as null (`shown`), as the table's seats never show it
+and the game admin's feeds show it as null (`as_seen`), as the table's seats never show it
 (docs/players.md); the server admin key sees it.
 
 Redis keeps, beside the stream, what answers fast lookups (the joined players' hash, the
@@ -162,7 +162,7 @@ def refuse_when_closed(state) -> None:
         raise RuleViolation("L1", "The game's lobby expired: nothing more is added to it.")
 
 
-def shown(event: dict, server: bool) -> dict:
+def as_seen(event: dict, server: bool) -> dict:
     """The serialized table `event` as a caller sees it: whole for the server admin key
     (`server`), the player id hidden (null) for everyone else. A new dict."""
     if server or event["type"] != "PlayerSeated":

@@ -35,4 +35,5 @@ def test_table_events_anywhere_leave_every_versions_state_unchanged(inserted, sn
         loaded_version, state = loader.load("g", upto=version)
         assert loaded_version == version
         assert state == fold(rules_events(stream[:version]))
+        assert state.events_folded == len(rules_events(stream[:version]))  # decisions' seed
     assert loader.load("g") == (len(stream), fold(GAME))

@@ -44,7 +44,7 @@ REDACTED = {
     "CardDrawn": ({"card"}, {}),
     "CardBought": ({"penalty"}, {}),
     "StockRebuilt": ({"stock"}, {"stock_size": {"type": "integer"}}),
-    "PlayerSeated": ({"player_id"}, {}),  # service.table_events.shown
+    "PlayerSeated": ({"player_id"}, {}),  # service.table_events.as_seen
 }
 # Hidden fields a redacted feed leaves out (the others it shows as null).
 ABSENT = {"RoundDealt": {"deck"}}
