@@ -2,10 +2,10 @@
 retried with its key gets the first answer, the same game id, admin token and seat tokens, and
 no second game is made; the answer is kept sealed with the key (service.sealed_answers).
 
-Keys are per creator (`creator`: the credential's scope, named by the API: "anonymous",
-"admin", "integration:<player>", "player:<sub>"), so two creators' keys never meet; anonymous
-creators share one scope, where the key (at least MIN_KEY_LENGTH random characters) and the
-body it was sent with are what a replay needs.
+Keys are per creator (`creator`: the credential's scope, named by the API:
+"anonymous:<address>", "admin", "integration:<player>", "player:<sub>"), so two creators' keys
+never meet; anonymous creators behind one address share one scope, where the key (at least
+MIN_KEY_LENGTH random characters) and the body it was sent with are what a replay needs.
 """
 from __future__ import annotations
 

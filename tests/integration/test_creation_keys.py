@@ -93,6 +93,19 @@ def test_keys_are_per_creator_so_two_creators_never_share_a_game(client, redis_c
     assert games_in(redis_client) == len(callers)
 
 
+def test_two_anonymous_clients_with_one_key_and_body_get_two_games(client, redis_client):
+    """Anonymous keys are per client address: one who picked another's key (and body) gets
+    a game of its own, never the other's tokens."""
+    body = {"seats": HUMANS}
+    here = create(client, body)
+    there = client.post("/v1/games", json=body, headers={"Idempotency-Key": KEY},
+                        environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert (here.status_code, there.status_code) == (201, 201)
+    assert here.get_json()["id"] != there.get_json()["id"]
+    assert create(client, body).get_json() == here.get_json()
+    assert games_in(redis_client) == 2
+
+
 @pytest.mark.parametrize("path", ["/v1/games", "/v1/games/join"])
 def test_a_key_that_stands_for_tokens_is_at_least_16_characters(client, redis_client, path):
     body = {"seats": HUMANS} if path == "/v1/games" else {"code": "7K3QX9M2ZD", "name": "Ann"}
@@ -131,7 +144,7 @@ def test_a_retry_while_the_creation_is_still_being_made_waits_then_is_a_409(
     first: list = []
     holder = threading.Thread(target=lambda: first.append(create(client, {"seats": HUMANS})))
     holder.start()
-    where, ends = creation_slot("anonymous").redis_key(KEY), time.monotonic() + 5
+    where, ends = creation_slot("anonymous:127.0.0.1").redis_key(KEY), time.monotonic() + 5
     while not redis_client.exists(where) and time.monotonic() < ends:
         time.sleep(0.01)
     assert 0 < redis_client.pttl(where) <= CLAIM_MS  # a claim that lapses if its holder dies

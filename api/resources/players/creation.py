@@ -3,6 +3,7 @@ need the integration key or the server admin key (a player JWT: its own `sub` on
 does a game's own `webhook_url` (a JWT may not set one)."""
 from api.auth import admin_key, bearer_token, service
 from api.player_auth import acting_player
+from api.ratelimits import client_ip
 from service.errors import Forbidden
 from service.players import check_assignment
 from service.tokens import is_admin_key
@@ -23,11 +24,12 @@ def check_creator(body: dict) -> None:
 def creator_scope() -> str:
     """Whose Idempotency-Keys a creation's key is among (service.idempotent_creation): "admin"
     (the server admin key), "integration:<player>" (the integration key, X-Player-Id or
-    none), "player:<sub>" (a player JWT), else "anonymous". Raises what acting_player
-    raises."""
+    none), "player:<sub>" (a player JWT), else "anonymous:<address>": an anonymous caller's
+    address (api.ratelimits.client_ip), so that two anonymous clients who chose the same key
+    and body elsewhere never read each other's tokens. Raises what acting_player raises."""
     if is_admin_key(admin_key(), service().admin_key):
         return "admin"
     acting = acting_player(bearer_token())
     if acting is None:
-        return "anonymous"
+        return f"anonymous:{client_ip()}"
     return f"integration:{acting.player or ''}" if acting.integrator else f"player:{acting.player}"
