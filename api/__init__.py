@@ -4,7 +4,7 @@ import os
 from flask import Flask
 
 from api import (admin_keys, caching, compression, contract, cors, docs_site, errors, metrics,
-                 ratelimits, server_time, visibility, web)
+                 parsing, ratelimits, server_time, visibility, web)
 from api.auth import SECURITY_SCHEMES
 from api.options import App
 from api.parsing import BoundedRequest
@@ -98,6 +98,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     metrics.init_app(app)  # first of the before_request hooks: every request is timed
     admin_keys.init_app(app)  # before visibility: a wrong key is a 403 even on a private game
     visibility.init_app(app)
+    parsing.init_app(app)  # a body that is not JSON: 400 before any route acts
     caching.init_app(app)
     server_time.init_app(app)
     cors.init_app(app)

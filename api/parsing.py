@@ -12,7 +12,7 @@ import json
 import math
 import sys
 
-from flask import Request
+from flask import Request, request
 from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
@@ -90,6 +90,18 @@ def _check(value: object) -> None:
                 raise _invalid(f"The JSON body is nested more than {MAX_DEPTH} levels deep.")
             items = node.items() if isinstance(node, dict) else enumerate(node)
             stack.extend((child, (*path, key), depth + 1) for key, child in items)
+
+
+def init_app(app) -> None:
+    """Check the body of every request that sends JSON, on the routes that read none too
+    (start, abort, spectators, stream tickets): a body that is not JSON is a 400 problem before
+    the route acts, so a malformed request changes nothing."""
+    @app.before_request
+    def _json_body_is_json() -> None:
+        if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
+            data = request.get_data(cache=True)
+            if data.strip():
+                load_json(data)
 
 
 class BoundedRequest(Request):

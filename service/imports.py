@@ -8,10 +8,13 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from domain import fold, full_deck
+from domain import fold, full_deck, full_view, public_view
+from domain.bots import BOT_LEVELS
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.events import EVENT_TYPES
+from service.clock import clock_event
+from service.seating import seat_name
 from service.table_events import TABLE_EVENT_TYPES, event_of, rules_events
 
 
@@ -24,7 +27,38 @@ def imported_state(raw: list[dict]) -> object:
     if not _conserves_deck(state):
         raise ValueError("the record's events do not keep the cards of the deck, each "
                          "in one place (R1.2, R1.4, R11.3)")
+    _check_table(state)
     return state
+
+
+def _check_table(state: object) -> None:
+    """Raise ValueError unless the table a record made is one a created game could have: its
+    clock within the clock's bounds (service.clock.clock_event), its lobby one entry per
+    seat (bot levels, seat names, a dealer of the table), and its views built without error
+    (a record is client input: a shape the fold took must not turn into a 500 later)."""
+    if state.clock is not None:
+        clock_event(dict(state.clock.__dict__), 1)  # raises ValueError naming the field
+    lobby = state.lobby
+    if lobby is not None and not (
+            all(len(entries) == state.seats for entries in (lobby.open, lobby.joined, lobby.bots))
+            and all(level is None or level in BOT_LEVELS for level in (*lobby.open, *lobby.bots))
+            and all(name is None or _is_seat_name(name) for name in lobby.joined)
+            and type(lobby.dealer) is int and 0 <= lobby.dealer < state.seats
+            and isinstance(lobby.auto_start, bool)):
+        raise ValueError("the record's lobby events (SeatsOpened, SeatJoined) do not fit its "
+                         f"{state.seats}-seat table: one bot level or null per seat, seat "
+                         "names, a dealer of the table")
+    try:
+        full_view(state), public_view(state)
+    except Exception:  # noqa: BLE001 - any error here is a record no game could have made
+        raise ValueError("the record's events make a table no game could have") from None
+
+
+def _is_seat_name(name: object) -> bool:
+    try:
+        return seat_name(name) == name
+    except ValueError:
+        return False
 
 
 def _fold_record(raw: list[dict]) -> object:

@@ -143,10 +143,10 @@ class Lobby:
             raise Forbidden("Only the game's admin token or the server admin key may start it.")
         key = None if idempotency_key is None else f"{START}:{idempotency_key}"
         try:
-            self.games.decide_system(game_id, {"type": START}, key)
+            version, state = self.games.decide_system(game_id, {"type": START}, key)
         except RuleViolation as violation:
             raise LobbyClosed(violation) from None
-        return self.games.public_view(game_id)
+        return version, self.games.public_table(game_id, version, state)  # a retry: the first
 
     def expire_due(self, now_ms: int | None = None) -> list[str]:
         """Expire (LobbyExpired) every waiting game created more than `ttl_s` before `now_ms`

@@ -156,8 +156,13 @@ class GameReads:
         """(version, the public table: no hand, no stock order; with the game's `origin`).
         Raises GameNotFound."""
         version, state = self.load(game_id)
-        return version, self.with_deadline(game_id, version, state,
-                                           self._with_origin(game_id, public_view(state)))
+        return version, self.public_table(game_id, version, state)
+
+    def public_table(self, game_id: str, version: int, state) -> dict:
+        """The public table of the game at `version` (folded: `state`), as public_view shows
+        it: for an answer that must show the state its request made (a retried start)."""
+        return self.with_deadline(game_id, version, state,
+                                  self._with_origin(game_id, public_view(state)))
 
     def seat_view(self, game_id: str, principal: Principal) -> tuple[int, dict]:
         """(version, the caller's seat view with its legal actions). Raises GameNotFound,

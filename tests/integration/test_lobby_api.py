@@ -238,3 +238,16 @@ def test_a_spectator_token_retried_with_its_key_is_the_same_token(client):
     assert first == again
     seen = client.get(f"/v1/games/{game['id']}/view", headers=bearer(first["token"]))
     assert seen.status_code == 403
+
+
+def test_a_start_retried_with_its_key_answers_the_table_the_start_made(client):
+    game = create(client)
+    headers = {**bearer(game["admin_token"]), "Idempotency-Key": "start-0123456789abc"}
+    first = client.post(f"/v1/games/{game['id']}/start", headers=headers)
+    assert first.status_code == 200
+    table = client.get(f"/v1/games/{game['id']}").get_json()
+    while table["version"] == first.get_json()["version"]:  # the bots move on, or a spectator
+        client.post(f"/v1/games/{game['id']}/spectators", headers=bearer(game["admin_token"]))
+        table = client.get(f"/v1/games/{game['id']}").get_json()
+    again = client.post(f"/v1/games/{game['id']}/start", headers=headers)
+    assert again.status_code == 200 and again.get_json() == first.get_json()

@@ -239,3 +239,50 @@ def test_a_table_event_does_not_change_what_a_seeded_lobby_deals(client):
     versions = [len(events(client, g["id"], SERVER)) for g in games]
     assert versions[0] == versions[1] + 1  # the PlayerSeated
     assert dealt[0] == dealt[1]
+
+
+@pytest.mark.parametrize("event, change", [
+    ("SeatsOpened", {"levels": "x"}), ("SeatsOpened", {"levels": [None] * 8}),
+    ("SeatsOpened", {"dealer": 99}), ("SeatsOpened", {"levels": ["godlike"] * 4}),
+    ("ClockSet", {"turn_s": -5}), ("ClockSet", {"takeover_level": "godlike"}),
+])
+def test_a_record_whose_lobby_or_clock_no_game_could_have_is_a_422(client, event, change):
+    """A lobby game played to its end, exported, one event edited: refused at import, where it
+    was taken and then broke the export and the rematch with a 500."""
+    seats = [{"kind": "human", "name": "Host"}, {"kind": "open"}, {"kind": "bot"},
+             {"kind": "bot"}]
+    record = finished_record()
+    lobby = client.post("/v1/games", json={"seats": seats}).get_json()
+    opened = next(e for e in events(client, lobby["id"], SERVER) if e["type"] == "SeatsOpened")
+    body = [{"type": e["type"], "schema": e["schema"], "data": e["data"]}
+            for e in record["events"]]
+    if event == "SeatsOpened":  # a lobby before the first deal, as a lobby game's record has
+        body.insert(2, {"type": "SeatsOpened", "schema": 1,
+                        "data": {**opened["data"], "levels": [None] * 4, **change}})
+        body.insert(3, {"type": "GameStarted", "schema": 1, "data": {"by": "host"}})
+    else:
+        at = next(n for n, e in enumerate(body) if e["type"] == "ClockSet") if any(
+            e["type"] == "ClockSet" for e in body) else None
+        clock = {"turn_s": 60, "offer_s": 10, "timeouts_before_takeover": 2,
+                 "takeover_level": "basic", **change}
+        if at is None:
+            body.insert(1, {"type": "ClockSet", "schema": 1, "data": clock})
+        else:
+            body[at]["data"] = clock
+    numbered = [{**e, "version": n} for n, e in enumerate(body, 1)]
+    refused = client.post("/v1/games/import", json={**record, "events": numbered},
+                          headers=SERVER)
+    assert refused.status_code == 422, refused.get_json()
+
+
+def test_a_body_that_is_not_json_is_a_400_on_routes_that_read_none(client):
+    game = client.post("/v1/games", json={"seats": HUMANS}).get_json()
+    gid, admin = game["id"], bearer(game["admin_token"])
+    before = len(events(client, gid))
+    for path in ("spectators", "abort", "stream-tickets"):
+        refused = client.post(f"/v1/games/{gid}/{path}", data="{junk",
+                              headers={**admin, "Content-Type": "application/json"})
+        assert refused.status_code == 400, (path, refused.get_json())
+        assert refused.get_json()["type"].endswith("invalid-json")
+    assert len(events(client, gid)) == before
+    assert client.get(f"/v1/games/{gid}").get_json()["status"] == "playing"
