@@ -286,3 +286,17 @@ def test_a_body_that_is_not_json_is_a_400_on_routes_that_read_none(client):
         assert refused.get_json()["type"].endswith("invalid-json")
     assert len(events(client, gid)) == before
     assert client.get(f"/v1/games/{gid}").get_json()["status"] == "playing"
+
+
+def test_a_feed_asked_past_the_games_last_version_is_a_422_not_a_wait(client):
+    game = client.post("/v1/games", json={"seats": HUMANS}).get_json()
+    gid, version = game["id"], game["version"]
+    started = time.monotonic()
+    for query in (f"after={version + 5}", f"after={version + 5}&wait=3"):
+        refused = client.get(f"/v1/games/{gid}/events?{query}")
+        assert refused.status_code == 422, (query, refused.get_json())
+        assert f"last version, {version}" in refused.get_json()["detail"]
+    stream = client.get(f"/v1/games/{gid}/stream", headers={"Last-Event-ID": str(version + 5)})
+    assert stream.status_code == 422
+    assert time.monotonic() - started < 2
+    assert client.get(f"/v1/games/{gid}/events?after={version}").status_code == 200

@@ -38,7 +38,7 @@ DRAIN_RETRY_MS = (1000, 3000)  # at shutdown: spread so that clients do not all 
 @blp.operation("list_events")
 @blp.arguments(EventArgsSchema, location="query")
 @blp.response(200, EventPageSchema, headers=PRIVATE_HEADERS)
-@blp.problems(401, 404, 429, 503)
+@blp.problems(401, 404, 422, 429, 503)
 @blp.doc(security=[{}, *SEAT, ADMIN_KEY])
 def events(args, game_id):
     """The caller's events after version N, at most `limit`, waiting up to S seconds for one
@@ -54,13 +54,18 @@ def events(args, game_id):
     after, limit = args["after"], args["limit"]
     wait_s = min(args["wait"], current_app.config["RUMMY_MAX_WAIT_S"])
     if wait_s <= 0:
-        return _page(svc.events(game_id, who, after=after, limit=limit + 1), after, limit)
+        found = svc.events(game_id, who, after=after, limit=limit + 1)
+        if not found:
+            _refuse_past_end(after, svc.store.version(game_id))
+        return _page(found, after, limit)
     # Long polls come back by the thousand after a burst of wakes: each waits for a moment
     # when nothing else is ready (service.notify), and their waits end spread over the last
     # tenth of `wait`, so that the ones sent again together do not all time out together.
     behind_other_work()
     wait_s *= random.uniform(1 - WAIT_SPREAD, 1)
     found, last = _after_last_seen(svc, game_id, who, after, limit)
+    if not found and last is None:  # no event at `after`: 0, or past the game's last event
+        _refuse_past_end(after, svc.store.version(game_id))
     # The event at `after` tells whether the game is over, unless it is a table event (one may
     # follow the game's last event): then the table is read, as when `after` is unknown.
     if found or (last["type"] in FINAL_EVENTS if last and not is_table_event(last["type"])
@@ -87,6 +92,14 @@ def _after_last_seen(svc, game_id, who, after: int, limit: int) -> tuple[list[di
     return seen[:limit + 1], None
 
 
+def _refuse_past_end(after: int, version: int) -> None:
+    """Raise ValueError (422) when `after` is past the game's last `version`: no event will
+    ever follow it there (versions never go back), so a wait would only hang."""
+    if after > version:
+        raise ValueError(f"after={after} is past the game's last version, {version}: read from "
+                         f"after={version} or less")
+
+
 def _page(found: list[dict], after: int, limit: int) -> dict:
     """The page of the first `limit` events of `found` (read with one more, to tell `more`)."""
     page = found[:limit]
@@ -107,7 +120,7 @@ def _page(found: list[dict], after: int, limit: int) -> dict:
 @blp.alt_response(204, description="The game is over and the caller has its last event "
                                    "(`Last-Event-ID` or `after`): nothing more will come, so an "
                                    "EventSource stops reconnecting")
-@blp.problems(401, 404, 429, 503)
+@blp.problems(401, 404, 422, 429, 503)
 def stream(args, headers, game_id):
     """The caller's events as Server-Sent Events, resumable with Last-Event-ID
 
@@ -120,6 +133,8 @@ def stream(args, headers, game_id):
     last = _over(svc, game_id)
     if last is not None and after >= last:
         return Response(status=204)
+    if last is None and after > 0:
+        _refuse_past_end(after, svc.store.version(game_id))
     cfg = current_app.config
     until = time.monotonic() + cfg["RUMMY_SSE_MAX_S"]
     slot = take_slot()
