@@ -30,6 +30,7 @@ from service.redis_store import backend_errors
 from service.sealed_answers import join_slot, keep, key_name, kept
 from service.seating import seat_name
 from service.store import IdempotencyInProgress
+from service.seat_players import record_join
 from service.table_events import PlayerSeated
 from service.tokens import new_token
 
@@ -122,7 +123,10 @@ class Lobby:
         except RuleViolation as violation:
             raise self._closed(game_id, code, violation) from None
         if not decided:  # a retry: the first request's answer
-            return self._answer(game_id, idempotency_key, name)
+            answer = self._answer(game_id, idempotency_key, name)
+            if player is not None:  # the projection of the first append may have been lost
+                record_join(self.games, game_id, answer["seat"], player)
+            return answer
         seat = self._joined_seat(decided)
         token = new_token()
         self.games.grants.grant_seat(game_id, seat, token)

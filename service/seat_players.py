@@ -3,7 +3,8 @@ record) and those of players who joined an open seat by code while acting for a 
 integration key with X-Player-Id, or a player JWT). A join's player is a PlayerSeated table
 event of the game's stream (service.table_events); the hash `rummy:{<game>}:players` (seat ->
 player id, each seat written once) is its projection, for lookups without reading the stream,
-written after the append (service.projections.seat_players) and again by a retried join."""
+written after the append (service.projections.seat_players) and again by a retried join
+(record_join), which heals a write lost after the append."""
 from __future__ import annotations
 
 import redis

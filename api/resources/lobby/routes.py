@@ -12,7 +12,6 @@ from api.resources.lobby import schemas as s
 from service.lobby import JoinCodeNotFound, LobbyClosed
 from service.principal import Principal
 from service.rematch import NoRematch
-from service.seat_players import record_join
 from service.tokens import is_admin_key
 from service.visibility import add_spectator
 
@@ -35,11 +34,8 @@ def join(body):
     (docs/players.md): its inbox lists the game, and it acts for the seat.
     """
     acting = acting_player(bearer_token())  # before joining: a bad key or JWT takes no seat
-    player = None if acting is None else acting.player
-    joined = service().lobby.join(body["code"], body["name"], idempotency_key(), player)
-    if player is not None:  # docs/players.md; again on a retry, which heals a lost write
-        record_join(service(), joined["game_id"], joined["seat"], player)
-    return joined, 201
+    player = None if acting is None else acting.player  # docs/players.md
+    return service().lobby.join(body["code"], body["name"], idempotency_key(), player), 201
 
 
 @blp.route("/<game_id>/start", methods=["POST"])
