@@ -164,25 +164,23 @@ class ReadyGames:
                    args=[game_id, version, int(urgent), URGENT_MS, WAKE_TOKENS])
 
     def take(self, lease_ms: int, released: list[tuple[str, int, int]] = (),
-             worker: str = "", take: bool = True, count: int = 1, group: str = "",
-             urgency: bool = False) -> list[tuple]:
+             worker: str = "", take: bool = True, count: int = 1,
+             group: str = "") -> list[tuple[str, int, bool]]:
         """Release the games of `released`: (game, version reached, DONE when it no longer
         awaits the workers, TAIL back at the tail, URGENT back ahead of the games of bots), put
         back the games whose lease ended, and (when `take`) lease up to `count` games for
         `lease_ms`, each the first of the WINDOW at the head that `worker` played last (with
         `group`: that a worker whose id starts with `group` played last, the loops of one
         process sharing their cached states), unless the head was passed over MAX_SKIPS times
-        already, else the head. Returns [(game, version hint; -1 when unknown)] in the order
-        taken, with `urgency` [(game, hint, whether it was taken urgent)], [] when no game is
-        ready. One round trip."""
+        already, else the head. Returns [(game, version hint; -1 when unknown, whether it was
+        taken urgent)] in the order taken, [] when no game is ready. One round trip."""
         args: list = [lease_ms, int(take), LAPSED_PER_TAKE, URGENT_MS, worker, WINDOW,
                       MAX_SKIPS, count, group]
         for game_id, version, again in released:
             args += [game_id, version, again]
         reply = self._take(keys=[GAMES, LEASED, VERSIONS, OWNERS, SKIPS], args=args)
-        taken = [(reply[i].decode(), int(reply[i + 1]), reply[i + 2] == b"1")
-                 for i in range(0, len(reply), 3)]
-        return taken if urgency else [(game, hint) for game, hint, _ in taken]
+        return [(reply[i].decode(), int(reply[i + 1]), reply[i + 2] == b"1")
+                for i in range(0, len(reply), 3)]
 
     def ensure(self, game_id: str, version: int) -> bool:
         """Queue `game_id` at the tail unless it is queued or leased; True if it was not."""

@@ -142,7 +142,7 @@ class TurnLoop:
         Redis cannot be reached (the releases, and the games taken but not played, are kept for the next
         step)."""
         taken = self.ready.take(self.lease_ms, self.released, self.name, count=TAKE_GAMES,
-                                group=self.group, urgency=True)
+                                group=self.group)
         self.released = []
         for index, (game_id, hint, urgent) in enumerate(taken):
             try:

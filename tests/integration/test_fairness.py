@@ -47,6 +47,11 @@ def finished(wiring, game_id: str) -> bool:
     return awaiting(wiring.service.load(game_id)[1]).status == "finished"
 
 
+
+def leased(ready, *args, **kwargs) -> list[tuple[str, int]]:
+    """(game, version hint) of each game `ready.take(*args, **kwargs)` leased."""
+    return [taken[:2] for taken in ready.take(*args, **kwargs)]
+
 def test_a_slice_plays_a_few_moves_and_the_game_goes_on_in_the_next(wiring, monkeypatch,
                                                                       redis_client):
     slices = recorded_slices(monkeypatch)
@@ -148,10 +153,10 @@ def test_games_played_by_two_loops_in_turn_finish_and_leave_nothing_behind(
 def test_a_lease_that_ends_puts_a_killed_workers_game_back(wiring, monkeypatch):
     game = wiring.service.create_game(BOTS, seed=9)
     ready = ReadyGames(wiring.queue_client)
-    assert ready.take(lease_ms=50) == [(game["id"], game["version"])]  # then "killed"
+    assert leased(ready, lease_ms=50) == [(game["id"], game["version"])]  # then "killed"
     assert ready.take(lease_ms=50) == []  # leased: no one else plays it
     time.sleep(0.1)
-    assert ready.take(lease_ms=50) == [(game["id"], game["version"])]
+    assert leased(ready, lease_ms=50) == [(game["id"], game["version"])]
 
 
 def test_a_worker_takes_its_own_game_behind_the_head_but_passes_the_head_over_at_most_twice(
@@ -249,9 +254,9 @@ def test_a_worker_whose_lease_lapsed_cannot_release_the_game_another_took_since(
     holding it, so a third cannot take it and play it beside that one."""
     game = wiring.service.create_game(BOTS, seed=13)
     ready = ReadyGames(wiring.queue_client)
-    assert ready.take(lease_ms=50, worker="a") == [(game["id"], game["version"])]
+    assert leased(ready, lease_ms=50, worker="a") == [(game["id"], game["version"])]
     time.sleep(0.1)
-    assert ready.take(lease_ms=30_000, worker="b") == [(game["id"], game["version"])]
+    assert leased(ready, lease_ms=30_000, worker="b") == [(game["id"], game["version"])]
     assert ready.take(30_000, [(game["id"], game["version"] + 1, 1)], worker="a") == []
     assert ready.leased() == [game["id"]] and ready.queued() == []
     assert ready.take(30_000, worker="c") == []  # still b's
