@@ -45,11 +45,12 @@ from service.store import ConcurrencyError, StoreError, StoreUnavailable
 log = logging.getLogger(__name__)
 
 # A slice: SLICE_MOVES moves (bot turns or a scoring), or fewer once SLICE_CPU_S of this
-# thread's CPU time is spent (a heavy turn of a strong bot). Several moves, so that most of a
-# game's appends follow the one before at once (bot reply p50) and a switch is paid once per
-# few moves; few, so that 50 games on 2 workers rotate within the 150 ms a game of bots may
-# wait (bot reply p99; issue 12, docs/workers.md "Slices").
-SLICE_MOVES = 3
+# thread's CPU time is spent (a heavy turn of a strong bot). A game waits one rotation of the
+# others' slices between its own, so the reply after that wait is what a slice's length
+# sets: one move a slice made every reply wait (bot reply p50 45 ms at K=50), three made one
+# in three wait three moves' rotation (p99 ~200 ms); two keep both within the goals of 30 /
+# 150 ms (docs/workers.md "Slices", issue 12).
+SLICE_MOVES = 2
 SLICE_CPU_S = 0.005
 # Games leased per `take`: their slices are played one after the other, and all released with
 # the next take. Two, not one: a take was a fifth of the round trips of a four-bot game (~110
