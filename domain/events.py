@@ -16,6 +16,8 @@ from typing import Callable, ClassVar
 
 EVENT_TYPES: dict[str, type] = {}
 UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+# an event class -> its field names, in order (event_to_dict: ~2,500 events a game in a worker)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 class Event:
@@ -250,8 +252,15 @@ class GameAborted(Event):
 
 def event_to_dict(event: Event) -> dict:
     """Return ``{"type", "schema", "data"}`` for `event` (JSON-ready)."""
-    data = {f.name: _to_json(getattr(event, f.name)) for f in dataclasses.fields(event)}
-    return {"type": type(event).__name__, "schema": event.SCHEMA, "data": data}
+    cls = type(event)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:  # dataclasses.fields builds a new tuple per call: kept per class
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    data = {}
+    for name in names:
+        value = getattr(event, name)
+        data[name] = _to_json(value) if isinstance(value, tuple) else value
+    return {"type": cls.__name__, "schema": event.SCHEMA, "data": data}
 
 
 def event_from_dict(raw: dict) -> Event:

@@ -60,7 +60,8 @@ CODES: dict[str, tuple[str, int, tuple[str, ...]]] = {
     "J": ("GameStarted", 1, ("by",)),
     "K": ("LobbyExpired", 1, ()),
 }
-_BY_TYPE = {(name, schema): (code, keys) for code, (name, schema, keys) in CODES.items()}
+_BY_TYPE = {(name, schema): (code, keys, frozenset(keys))
+            for code, (name, schema, keys) in CODES.items()}
 # The data's values in one JSON array; nested objects sorted like the full form's.
 _encode = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 
@@ -71,8 +72,8 @@ def compact(event_type: str, schema: int, data: dict) -> tuple[str, str] | None:
     known = _BY_TYPE.get((event_type, schema))
     if known is None:
         return None
-    code, keys = known
-    if len(data) != len(keys) or any(key not in data for key in keys):
+    code, keys, key_set = known
+    if data.keys() != key_set:
         return None
     return code, _encode([data[key] for key in keys])
 

@@ -43,7 +43,13 @@ class GameRecord:
     def bot_seats(self, state=None) -> tuple[int, ...]:
         """The seats a bot plays: the bot seats, and with the folded `state` also the seats
         the clock or a resignation handed to a bot (`domain.bot_level`)."""
+        if self.all_bots:  # nothing is ever handed over: the same seats at every version
+            return self._seated_bot_seats
         return tuple(self.bot_levels(state))
+
+    @cached_property
+    def _seated_bot_seats(self) -> tuple[int, ...]:
+        return tuple(self.seated_bots)
 
     @cached_property
     def seated_bots(self) -> dict[int, str]:
@@ -60,8 +66,10 @@ class GameRecord:
 
     def bot_levels(self, state=None) -> dict[int, str]:
         """seat -> level of the bot playing it now (see `bot_seats`)."""
+        if self.all_bots:
+            return dict(self.seated_bots)  # a copy: the caller may change its own
         levels = dict(self.seated_bots)
-        if state is not None and not self.all_bots:
+        if state is not None:
             for seat in range(len(self.seats)):
                 level = None if seat in levels else bot_level(state, seat)
                 if level is not None:
