@@ -24,8 +24,12 @@ next games at the head. Errors are redis-py's (the caller backs off and retries)
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Iterator
+
 import redis
 
+from service.connections import PinnedClient
 from service.keys import PREFIX
 
 GAMES, LEASED, VERSIONS, OWNERS, WAKE, SKIPS = (
@@ -153,6 +157,7 @@ class ReadyGames:
 
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
+        self._pinned: PinnedClient | None = None  # inside own_connection()
         self._mark = client.register_script(MARK_LUA)
         self._take = client.register_script(TAKE_LUA)
         self._ensure = client.register_script(ENSURE_LUA)
@@ -178,9 +183,21 @@ class ReadyGames:
                       MAX_SKIPS, count, group]
         for game_id, version, again in released:
             args += [game_id, version, again]
-        reply = self._take(keys=[GAMES, LEASED, VERSIONS, OWNERS, SKIPS], args=args)
+        reply = self._take(keys=[GAMES, LEASED, VERSIONS, OWNERS, SKIPS], args=args,
+                           client=self._pinned and self._pinned.get())
         return [(reply[i].decode(), int(reply[i + 1]), reply[i + 2] == b"1")
                 for i in range(0, len(reply), 3)]
+
+    @contextmanager
+    def own_connection(self) -> Iterator[None]:
+        """Within the block, `take` holds one connection of the pool (a turn loop, whose own
+        ReadyGames this is: service.connections.PinnedClient) instead of one per call."""
+        self._pinned = PinnedClient(self.client)
+        try:
+            yield
+        finally:
+            pinned, self._pinned = self._pinned, None
+            pinned.close()
 
     def ensure(self, game_id: str, version: int) -> bool:
         """Queue `game_id` at the tail unless it is queued or leased; True if it was not."""

@@ -15,6 +15,7 @@ exceptions.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from contextlib import contextmanager
 from importlib.resources import files
@@ -23,7 +24,7 @@ from typing import Iterator
 import redis
 
 from service.compact_events import compact, expand
-from service.connections import connect
+from service.connections import PinnedClient, connect
 from service.keys import events_key, idem_key, notify_channel
 from service.notify import Notifier, shared_notifier
 from service.shared_reads import SharedReads
@@ -111,6 +112,7 @@ class RedisEventStore:
         self._ttl_ms = idempotency_ttl_s * 1000
         self._claim_ttl_ms = max(1, int(claim_ttl_s * 1000))
         self._append = client.register_script(APPEND_LUA)
+        self._own = threading.local()  # .client: a PinnedClient inside own_connection()
         self._claim = client.register_script(CLAIM_LUA)
         self._release = client.register_script(RELEASE_LUA)
 
@@ -129,6 +131,17 @@ class RedisEventStore:
         """See service.store.EventStore.drain: every wait returns now and from now on."""
         self._notifier.drain()
 
+    @contextmanager
+    def own_connection(self) -> Iterator[None]:
+        """See service.store.EventStore.own_connection: this thread's appends hold one
+        connection of the pool (service.connections.PinnedClient) until the block ends."""
+        self._own.client = pinned = PinnedClient(self._client)
+        try:
+            yield
+        finally:
+            self._own.client = None
+            pinned.close()
+
     def append(self, game_id: str, events: list[dict], expected_version: int,
                idempotency_key: str | None = None, fingerprint: str = "",
                claim: str = "") -> AppendResult:
@@ -144,8 +157,10 @@ class RedisEventStore:
                 args += [event["type"], event["schema"], _encode(event["data"])]
             else:  # schema "c": the compact form (append.lua)
                 args += [short[0], "c", short[1]]
+        pinned = getattr(self._own, "client", None)
         with backend_errors():
-            status, version, *stamp = self._append(keys=keys, args=args)
+            status, version, *stamp = self._append(keys=keys, args=args,
+                                                   client=pinned and pinned.get())
         if status == b"conflict":
             raise ConcurrencyError(expected_version, int(version))
         if status == b"reused":

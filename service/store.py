@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -120,6 +121,10 @@ class EventStore(Protocol):
         """Drop the claim `claim` on the key if its request appended nothing (a retry is then
         decided afresh); a key already answered stays."""
 
+    def own_connection(self) -> AbstractContextManager[None]:
+        """A block within which the calling thread's appends may hold one backend connection
+        instead of taking one per call (a turn loop, workers.turns); nothing else changes."""
+
 
 def check_batch(events: list[dict]) -> None:
     """Raise ValueError unless every event has a str `type`, an int `schema` and a dict `data`."""
@@ -206,6 +211,10 @@ class InMemoryEventStore:
                 if events or remaining <= 0 or self.draining:
                     return events
                 self._changed.wait(remaining)
+
+    def own_connection(self) -> AbstractContextManager[None]:
+        """See EventStore.own_connection (no connections here: nothing to hold)."""
+        return nullcontext()
 
     def drain(self) -> None:
         """See EventStore.drain."""

@@ -5,6 +5,7 @@ writes the index only when what it records changes, and nothing is left in Redis
 games are over (no job, no result, no snapshot of a finished game, no queue entry)."""
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -325,3 +326,42 @@ def test_a_worker_process_runs_its_turn_loops_on_one_cache_and_group(wiring):
     assert len({id(loop.states) for loop in loops}) == 1
     assert all(loop.name.startswith(loop.group) and loop.group == loops[0].group
                for loop in loops)
+
+
+def test_a_running_loop_holds_one_connection_for_its_takes_and_gives_it_back(wiring,
+                                                                             monkeypatch):
+    """TurnLoop.run: the ready queue's takes (and the store's appends) go over connections the
+    loop holds while it runs (service.connections.PinnedClient), back in the pool once it
+    stops; the games are played to the end on them."""
+    games = [wiring.service.create_game(BOTS, seed=seed)["id"] for seed in (8, 9)]
+    loop, stop = turn_loop(wiring), threading.Event()
+    pool, takes = wiring.queue_client.connection_pool, []
+    get_connection, release = pool.get_connection, pool.release
+    held = {"taken": 0, "given": 0}
+
+    def counted_get():
+        held["taken"] += 1
+        return get_connection()
+
+    def counted_release(connection):
+        held["given"] += 1
+        release(connection)
+    monkeypatch.setattr(pool, "get_connection", counted_get)
+    monkeypatch.setattr(pool, "release", counted_release)
+    take = loop.ready._take
+
+    def counted_take(*args, **kwargs):
+        takes.append(kwargs.get("client"))
+        return take(*args, **kwargs)
+    monkeypatch.setattr(loop.ready, "_take", counted_take)
+    running = threading.Thread(target=loop.run, args=(stop,))
+    running.start()
+    deadline = time.monotonic() + 60
+    while not all(finished(wiring, game) for game in games) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    running.join(10)
+    assert all(finished(wiring, game) for game in games)
+    assert len(takes) > 10 and len({id(client) for client in takes}) == 1  # one held client
+    assert isinstance(takes[0], redis.Redis) and takes[0] is not wiring.queue_client
+    assert held["taken"] == held["given"]  # every connection is back in the pool

@@ -7,6 +7,7 @@ import time
 
 import pytest
 import redis
+from redis.cluster import RedisCluster
 
 from service.connections import connect
 from service.keys import events_key, idem_key
@@ -202,6 +203,18 @@ class StoreContract:
         assert time.monotonic() - started < 0.5
 
 
+    def test_appends_holding_a_connection_keep_the_contract(self, store):
+        with store.own_connection():
+            store.append(GAME, [ev(1), ev(2)], 0)
+            with pytest.raises(ConcurrencyError):
+                store.append(GAME, [ev(3)], 1)
+            store.append(GAME, [ev(3)], 2, idempotency_key="k", fingerprint="fp")
+            assert store.append(GAME, [ev(3)], 2, idempotency_key="k",
+                                fingerprint="fp").duplicate
+        store.append(GAME, [ev(4)], 3)
+        assert [e.data["n"] for e in store.read(GAME)] == [1, 2, 3, 4]
+
+
 class TestInMemoryEventStore(StoreContract):
     @pytest.fixture
     def store(self):
@@ -261,6 +274,26 @@ class TestRedisEventStore(StoreContract):
         dead = RedisEventStore.from_url("redis://127.0.0.1:1")
         with pytest.raises(StoreUnavailable):
             dead.version(GAME)
+
+    def test_a_thread_holding_its_connection_takes_none_from_the_pool_per_append(
+            self, store, monkeypatch):
+        if isinstance(store._client, RedisCluster):
+            pytest.skip("a Cluster client keeps a pool per node: nothing is pinned")
+        pool, taken, given = store._client.connection_pool, [], []
+        get_connection, release = pool.get_connection, pool.release
+        monkeypatch.setattr(pool, "get_connection", lambda: taken.append(1) or get_connection())
+        monkeypatch.setattr(pool, "release", lambda conn: given.append(1) or release(conn))
+        with store.own_connection():
+            for version in range(20):
+                store.append(GAME, [ev(version)], version)
+            assert (len(taken), len(given)) == (1, 0)  # held since the first append
+            other = threading.Thread(target=store.append, args=(GAME, [ev(20)], 20))
+            other.start()
+            other.join()
+            assert (len(taken), len(given)) == (2, 1)  # another thread's append is not pinned
+        assert len(given) == 2  # the held connection went back to the pool
+        store.append(GAME, [ev(21)], 21)
+        assert (len(taken), len(given)) == (3, 3) and store.version(GAME) == 22
 
     def test_wait_is_capped_at_the_longest_wait(self, redis_url, redis_client):
         notifier = Notifier(connect(redis_url))
