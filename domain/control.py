@@ -17,8 +17,8 @@ from domain.decide_common import require_seat
 from domain.errors import RuleViolation
 from domain.events import Event, GameAborted, SeatReclaimed, SeatTakenOver, TurnTimedOut
 from domain.lobby import lobby_bot_level
-from domain.state import (ABORTED, CUT, DRAW, FINISHED, PLAY, PLAYING, RESIGNED, TIMEOUTS,
-                          GameState)
+from domain.state import (ABORTED, CUT, DRAW, EXPIRED, FINISHED, PLAY, PLAYING, RESIGNED,
+                          TIMEOUTS, GameState)
 
 DEFAULT_TAKEOVER_LEVEL = "basic"
 
@@ -101,8 +101,12 @@ def reclaim(state: GameState, seat: int, action: dict, rng: random.Random) -> li
 
 def abort(state: GameState, seat: None, action: dict, rng: random.Random) -> list[Event]:
     """System action `{"type": "abort"}`: GameAborted; nothing may follow. Raises
-    RuleViolation T1 (aborted already) or R9.4 (the game is over)."""
+    RuleViolation T1 (aborted already), L1 (a lobby that expired: LobbyExpired ends its
+    stream as GameAborted would) or R9.4 (the game is over)."""
     require_not_aborted(state)
+    if state.status == EXPIRED:
+        raise RuleViolation("L1", "the game expired before it started: there is nothing to "
+                                  "abort")
     if state.status == FINISHED:
         raise RuleViolation("R9.4", "the game is over: there is nothing to abort")
     return [GameAborted(reason=str(action.get("reason", "admin"))[:40])]

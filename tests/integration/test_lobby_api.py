@@ -148,6 +148,9 @@ def test_the_sweeper_expires_a_lobby_nobody_started(client, service):
     assert service.lobby.expire_due(later) == []
     refused = client.post(f"/v1/games/{game['id']}/start", headers=bearer(game["admin_token"]))
     assert refused.status_code == 409
+    aborted = client.post(f"/v1/games/{game['id']}/abort", headers=bearer(game["admin_token"]))
+    assert aborted.status_code == 422 and aborted.get_json()["rule"] == "L1"
+    assert client.get(f"/v1/games/{game['id']}").get_json()["status"] == "expired"
 
 
 def test_an_expired_code_is_a_404(client, service, redis_client):

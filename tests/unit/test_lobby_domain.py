@@ -65,7 +65,8 @@ def test_no_play_before_the_deal_and_nothing_after_expiry():
     assert decide(state, None, {"type": "expire"}, random.Random(0)) == [LobbyExpired()]
     expired = act(state, {"type": "expire"})
     assert expired.status == "expired" and awaiting(expired).status == "expired"
-    for action in ({"type": "join", "name": "A"}, {"type": "start"}, {"type": "expire"}):
+    for action in ({"type": "join", "name": "A"}, {"type": "start"}, {"type": "expire"},
+                   {"type": "abort"}):
         with pytest.raises(RuleViolation) as refused:
             decide(expired, None, action, random.Random(0))
         assert refused.value.rule == "L1"
