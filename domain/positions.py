@@ -56,6 +56,9 @@ def normalize_position(position: dict, rng: random.Random | None = None) -> dict
         raise ValueError("fill is 'stock' or 'discard'")
     table = _table_fields(position, profile)
     hands = [list(_cards(hand, "hand")) for hand in position["hands"]]
+    if table["phase"] != CUT and not all(hands):  # the hands are dealt after the cut
+        raise ValueError("every hand holds a card once the round is dealt: a seat with none "
+                         "has gone out, which ends the round (R5.6, R5.7, R8.2)")
     melds = [_meld(meld, profile) for meld in position.get("melds", [])]
     discard, stock = _cards(position.get("discard", []), "discard"), _cards(
         position.get("stock", []), "stock")

@@ -41,6 +41,17 @@ def test_inconsistent_positions_are_refused(fields, error):
         start_from_position(position(**fields))
 
 
+@pytest.mark.parametrize("phase", ["draw", "play"])
+def test_a_dealt_round_with_an_empty_hand_is_refused(phase):
+    """A seat with no card went out, which ended the round (R5.6, R5.7): such a position would
+    leave the seat to play with no legal action (a worker's deadline job failed on it forever)."""
+    hands = position()["hands"]
+    with pytest.raises(ValueError, match="R5.6"):
+        start_from_position(position(phase=phase, hands=[[]] + hands[1:]))
+    with pytest.raises(ValueError, match="R5.6"):
+        start_from_position(position(phase=phase, hands=hands[:2] + [[]] + hands[3:]))
+
+
 def test_export_then_import_is_lossless_mid_round():
     state = state_of()
     rng = random.Random(2)
