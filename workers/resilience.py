@@ -26,6 +26,7 @@ from typing import Callable
 
 import redis
 from rq import SimpleWorker
+from rq.exceptions import InvalidJobOperation
 from rq.job import Job, JobStatus
 from rq.queue import Queue
 
@@ -228,12 +229,21 @@ def _tidy(worker: GameWorker) -> None:
             worker.pubsub.close()
         if worker.current is not None:
             job, queue = worker.current
-            if job.get_status(refresh=True) == JobStatus.STARTED:
+            if _status(job) == JobStatus.STARTED:
                 log.warning("job %s was interrupted by the outage; filing it as failed",
                             job.id)
                 worker.handle_job_failure(job, queue, exc_string="interrupted: Redis outage")
     except redis.RedisError as error:  # Redis went away again: the sweeper recovers the job
         log.warning("could not tidy up after RQ worker %s: %s", worker.name, _describe(error))
+
+
+def _status(job: Job) -> JobStatus | None:
+    """The job's status as Redis holds it now; None when its hash is gone (written in the last
+    second before a server was killed and lost with it, or expired): nothing to file then."""
+    try:
+        return job.get_status(refresh=True)
+    except InvalidJobOperation:
+        return None
 
 
 def _describe(error: BaseException) -> str:

@@ -10,6 +10,7 @@ from rq.job import Job, JobStatus
 
 from service.followups import JOB_TIMEOUT_S, deadline_job_id, enqueue_unique
 from service.config import Settings
+from workers.resilience import GameWorker, _tidy
 from workers.sweeper import alive_key, ensure_job, keep_alive, started_limit_s
 
 STALE_S = Settings().sweep_stale_s  # RUMMY_SWEEP_STALE_S's default
@@ -77,3 +78,15 @@ def test_a_worker_keeps_its_liveness_key_while_it_runs_and_removes_it_when_it_st
         stop.set()
         thread.join(5)
     assert not redis_client.exists(alive_key("w1"))
+
+
+def test_a_worker_tidied_after_an_outage_that_lost_its_job_carries_on(deadlines):
+    """The job a worker was running when Redis was killed may be gone when it comes back (its
+    hash written in the server's last second, not yet in the AOF): tidying that worker files
+    nothing and raises nothing (it once ended `rummy worker` with InvalidJobOperation)."""
+    worker = GameWorker([deadlines], connection=deadlines.connection, stop=threading.Event())
+    job = Job.create(DEADLINE, args=("g", 1), id="sweep-lost", connection=deadlines.connection)
+    worker.current = (job, deadlines)  # never saved: as if lost with the server
+    _tidy(worker)
+    assert not Job.exists("sweep-lost", connection=deadlines.connection)
+    assert deadlines.failed_job_registry.get_job_ids() == []
