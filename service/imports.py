@@ -17,6 +17,8 @@ from service.clock import clock_event
 from service.seating import seat_name
 from service.table_events import TABLE_EVENT_TYPES, event_of, rules_events
 
+ENDINGS = ("GameEnded", "GameAborted", "LobbyExpired")  # the events nothing follows
+
 
 def imported_state(raw: list[dict]) -> object:
     """The state after a record's `raw` events (`{"type", "schema", "data"}` each). Raises
@@ -66,11 +68,29 @@ def _fold_record(raw: list[dict]) -> object:
     an event of this code or does not follow from the ones before it (never Python's own
     message: a record is client input)."""
     events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
+    _nothing_after_the_end(events)
     try:
         state = fold(rules_events(events))
     except Exception:  # noqa: BLE001 - find the event, below
         state = _refused_event(events)
     return _seats_checked(events, state)
+
+
+def _nothing_after_the_end(events: list) -> None:
+    """Raise ValueError naming the first domain event after the one that ended the game
+    (GameEnded, GameAborted, LobbyExpired): nothing follows them (R9.4, rules T1 and L1),
+    and the fold, which applies what it is given, would take a game played on after its end.
+    Table events may follow (a rematch, a spectator)."""
+    ended = None
+    for version, event in enumerate(events, 1):
+        if not rules_events((event,)):
+            continue
+        if ended is not None:
+            raise ValueError(f"event {version} ({type(event).__name__}) follows the end of the "
+                             f"game at event {ended[0]} ({ended[1]}): nothing follows it "
+                             "(R9.4, T1, L1)")
+        if type(event).__name__ in ENDINGS:
+            ended = (version, type(event).__name__)
 
 
 def _refused_event(events: list) -> object:

@@ -186,6 +186,24 @@ def test_a_record_whose_last_event_is_not_game_ended_is_a_422_and_creates_nothin
     assert_unchanged(client, game)
 
 
+def test_a_record_played_on_after_its_game_ended_is_a_422_naming_the_event(client, game,
+                                                                           admin_key):
+    """The newcomer tester's record: a GameEnded slipped in at version 4, the real play after
+    it. The fold applies what it is given, so the copy said 'finished' in a replay at version
+    10 and named other winners at the end (R9.4: nothing follows GameEnded)."""
+    from tests.integration.records import finished_record
+    record = finished_record()
+    ended = {"type": "GameEnded", "schema": 1, "data": {"totals": [0] * 4, "winners": [0]}}
+    record["events"].insert(3, {**record["events"][3], **ended})
+    for version, event in enumerate(record["events"], 1):
+        event["version"] = version
+    record["version"] = len(record["events"])
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith("event 5 (") and "event 4 (GameEnded)" in problem[
+        "detail"], problem["detail"]
+    assert_unchanged(client, game)
+
+
 def tampered(change):
     from tests.integration.records import finished_record
     record = finished_record()
