@@ -76,8 +76,8 @@ PROBLEM_TYPES = {p.slug: p for p in (
     ProblemType("join-code-not-found", (404,), "No waiting game has this join code",
                 "The code is unknown, or its game started or expired (docs/lobby.md)."),
     ProblemType("lobby-closed", (409,), "The game takes no one now, or cannot be started",
-                "The game started, expired or was aborted (rule L1), or every seat is taken "
-                "(L2)."),
+                "The game started or expired (rule L1), or every seat is taken (L2); an "
+                "aborted game answers with rule T1."),
     ProblemType("no-rematch", (404,), "The game has no rematch yet",
                 "No follow-up game was created from this one yet."),
     ProblemType("internal-server-error", (500,), "Internal Server Error",

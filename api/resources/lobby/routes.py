@@ -46,8 +46,8 @@ def join(body):
 def start(game_id):
     """Start a waiting game (its admin token): open seats become bots, the first deal
 
-    `GameStarted` then `RoundDealt`. 409 `lobby-closed` (rule L1) when it started already,
-    expired or was aborted.
+    `GameStarted` then `RoundDealt`. 409 `lobby-closed`: rule L1 when it started already or
+    expired, T1 when it was aborted.
     """
     version, table = service().lobby.start(game_id, _caller(game_id), idempotency_key())
     body = {"version": version, "table": {**table, "version": version}}
