@@ -84,7 +84,8 @@ def named_seat() -> int | None:
     if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
-        raise ValueError("X-Seat must be a seat number (0-3)")
+        raise ValueError("X-Seat must be a seat number of the game (0 to its seats - 1, R1.1, "
+                         "R11.1)")
     return int(raw)
 
 
