@@ -9,12 +9,13 @@ import http
 import logging
 
 import marshmallow as ma
-from flask import Flask, current_app, json
+from flask import Flask, current_app, json, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from api import field_errors
 from api.problems import PROBLEM_TYPES, listing, rule_url, slug_for_status, title, type_uri
 from domain.errors import MalformedAction, RuleViolation
 from domain.profile import UnsupportedProfile
@@ -45,7 +46,10 @@ class ProblemSchema(ma.Schema):
     rule_url = ma.fields.String(metadata={"description": "The rule's entry on the service's "
                                                          "rules page (`/docs/rules#r2-4`)"})
     current_version = ma.fields.Integer(metadata={"description": "The game's version (409)"})
-    errors = ma.fields.Dict(metadata={"description": "Field errors by location (422)"})
+    errors = ma.fields.Dict(metadata={"description": "Field errors by location (422): the "
+                                                    "first 20 fields"})
+    errors_omitted = ma.fields.Integer(metadata={"description": "Fields with errors left out "
+                                                                "of `errors` (422)"})
 
     class Meta:
         unknown = ma.INCLUDE
@@ -88,10 +92,12 @@ class ProblemApi(Api):
         data = getattr(error, "data", None) or {}
         headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
         headers.update(data.get("headers") or {})
-        extra = {"errors": data["messages"]} if "messages" in data else {}
-        detail = _invalid_fields(data["messages"]) if extra else error.description
+        extra, detail = {}, error.description
+        if "messages" in data:  # field errors: the first few (api.field_errors)
+            errors, omitted, detail = field_errors.bounded(data["messages"])
+            extra = {"errors": errors, **({"errors_omitted": omitted} if omitted else {})}
         if error.code == 413:
-            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            limit = request.max_content_length
             detail = f"The request body is larger than the limit of {limit} bytes."
         if error.code >= 500:
             detail = "The server could not complete the request."
@@ -99,29 +105,6 @@ class ProblemApi(Api):
 
     def _register_pagination_header(self):
         """No pagination header component: the game list pages with its own cursor."""
-
-
-def _invalid_fields(messages: dict, shown: int = 3) -> str:
-    """A detail naming the first invalid fields: ``The request is not valid: meld: Must be an
-    integer from 0 to 999.`` (the location, e.g. ``json``, left out)."""
-    found: list[str] = []
-
-    def walk(path: tuple, value: object) -> None:
-        if isinstance(value, dict):
-            for key, child in value.items():
-                walk((*path, str(key)[:40]), child)
-        elif isinstance(value, list) and all(isinstance(m, str) for m in value):
-            name = ".".join(path[1:]) or path[0] if path else "body"
-            text = " ".join(value)
-            found.append(text if text.startswith(name) else f"{name}: {text}")
-        elif isinstance(value, list):
-            for child in value:
-                walk(path, child)
-
-    walk((), messages)
-    more = f" (and {len(found) - shown} more)" if len(found) > shown else ""
-    listed = "; ".join(found[:shown]).rstrip(".")
-    return f"The request is not valid: {listed}{more}." if found else "The request is not valid."
 
 
 def problem_ref(status: int) -> str:

@@ -3,8 +3,9 @@
 A body nested deeper than MAX_DEPTH levels is a 400 (never a RecursionError); ``NaN``,
 ``Infinity`` and numbers out of range are not JSON numbers this API reads. An integer with more
 digits than Python converts is a 422 naming where it is (``meld: a number of 5000 digits…``),
-never Python's own message. The body size is capped by Flask's MAX_CONTENT_LENGTH (413) on the
-bytes read, whatever the framing (``BoundedRequest``).
+never Python's own message. The body size is capped (413) on the bytes read, whatever the
+framing (``BoundedRequest``): SMALL_BODY_BYTES on every route but those of LARGE_BODY_ENDPOINTS,
+which keep Flask's MAX_CONTENT_LENGTH (``body_limit``).
 """
 from __future__ import annotations
 
@@ -17,9 +18,20 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
+from api.auth import admin_key, service
 from api.errors import ApiProblem
+from service.errors import Forbidden
+from service.tokens import is_admin_key
 
 MAX_DEPTH = 32
+# An action, a join, a spectator request are a few hundred bytes; a game creation with a
+# `position` at most a few KB (the largest conformance position is 1,227 bytes of JSON). Read
+# and validated, a body costs server CPU in proportion to its size (a 4 MiB body of unknown
+# fields took 4-7 s before it was refused), so every route reads at most 64 KiB...
+SMALL_BODY_BYTES = 64 * 1024
+# ...but an import, whose exported record is 0.1-0.5 MB (api.MAX_BODY_BYTES); it needs the
+# server admin key, checked before its body is read (``init_app``).
+LARGE_BODY_ENDPOINTS = frozenset({"games.import_game"})
 MAX_DIGITS = sys.get_int_max_str_digits() or 4300
 
 
@@ -92,16 +104,38 @@ def _check(value: object) -> None:
             stack.extend((child, (*path, key), depth + 1) for key, child in items)
 
 
+def body_limit(endpoint: str | None, configured: int | None) -> int | None:
+    """The body cap in bytes of a request to ``endpoint``: ``configured`` (Flask's
+    MAX_CONTENT_LENGTH) on LARGE_BODY_ENDPOINTS, else SMALL_BODY_BYTES (or ``configured`` if
+    lower)."""
+    if endpoint in LARGE_BODY_ENDPOINTS:
+        return configured
+    return SMALL_BODY_BYTES if configured is None else min(SMALL_BODY_BYTES, configured)
+
+
 def init_app(app) -> None:
-    """Check the body of every request that sends JSON, on the routes that read none too
-    (start, abort, spectators, stream tickets): a body that is not JSON is a 400 problem before
-    the route acts, so a malformed request changes nothing."""
+    """Cap each request's body (``body_limit``), and check the body of every request that
+    sends JSON, on the routes that read none too (start, abort, spectators, stream tickets): a
+    body that is not JSON is a 400 problem before the route acts, so a malformed request
+    changes nothing. An import without the server admin key is refused (403) before its body
+    is read."""
     @app.before_request
     def _json_body_is_json() -> None:
+        request.max_content_length = body_limit(request.endpoint,
+                                                app.config.get("MAX_CONTENT_LENGTH"))
+        if request.endpoint in LARGE_BODY_ENDPOINTS and request.method == "POST":
+            _admin_key_first()
         if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.is_json:
             data = request.get_data(cache=True)
             if data.strip():
                 load_json(data)
+
+
+def _admin_key_first() -> None:
+    """Raise Forbidden (403) for a request without the server admin key, before its body is
+    read: only the key may send a large body (LARGE_BODY_ENDPOINTS)."""
+    if not is_admin_key(admin_key(), service().admin_key):
+        raise Forbidden("Importing a game needs the server admin key.")
 
 
 class BoundedRequest(Request):

@@ -91,7 +91,8 @@ PROBLEM_TYPES = {p.slug: p for p in (
     ProblemType("not-acceptable", (406,), "Not Acceptable",
                 "The response cannot be given in a type `Accept` allows."),
     ProblemType("content-too-large", (413,), "Content Too Large",
-                "The body is larger than 4 MiB (counted on the bytes read)."),
+                "The body is larger than the route's limit (counted on the bytes read): 64 KiB, "
+                "4 MiB for an import."),
     ProblemType("unsupported-media-type", (415,), "Unsupported Media Type",
                 "The body is not sent as application/json."),
     ProblemType("uri-too-long", (414,), "URI Too Long",

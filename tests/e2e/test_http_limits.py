@@ -1,6 +1,6 @@
 """The limits of a request as a client meets them through gunicorn (issue 7 items 4 and 6): a
-body over 4 MiB is a 413 whatever its framing (`Content-Length` or `Transfer-Encoding:
-chunked`), never a truncated body acted on."""
+game creation's body over 64 KiB (api.parsing.SMALL_BODY_BYTES) is a 413 whatever its framing
+(`Content-Length` or `Transfer-Encoding: chunked`), never a truncated body acted on."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-LIMIT = 4 * 1024 * 1024
+from api.parsing import SMALL_BODY_BYTES as LIMIT
+
 SEATS = [{"kind": "bot", "level": "basic"}] * 4
 
 
@@ -68,7 +69,7 @@ def game_count(client) -> int:
 @pytest.mark.parametrize("framing", ["chunked", "content-length"])
 def test_a_body_over_the_limit_is_refused_whatever_its_framing(client, framing):
     before = game_count(client)
-    body = game_body(6 * 1024 * 1024)
+    body = game_body(LIMIT + 64 * 1024)
     host = urlsplit(client.base).netloc
     if framing == "chunked":
         head = (f"POST /v1/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json"
