@@ -16,6 +16,8 @@ import resource
 import shutil
 import tempfile
 
+from gunicorn.glogging import Logger
+
 bind = os.environ.get("RUMMY_BIND", "127.0.0.1:8000")
 worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -36,6 +38,56 @@ accesslog = "-"
 # The request's path without its query string (%(U)s, not the request line %(r)s), and no
 # Referer: a stream ticket travels as `?ticket=` and must never be written to a log.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
+
+
+def _escaped(value: str) -> str:
+    """``value`` (a WSGI string: its bytes as latin-1) as one printable line: read as UTF-8,
+    each character that is not printable (``str.isprintable``: controls such as LF, CR, NUL,
+    the bidirectional ones U+202A-U+202E and U+2066-U+2069, separators) written ``\\xNN``,
+    ``\\uNNNN`` or ``\\UNNNNNNNN``, a byte that is not UTF-8 ``\\xNN``, a backslash doubled
+    (gunicorn's ``SafeAtoms`` then writes ``"`` as ``\\"``): ``/v1/games/x%0a2026-12-01``
+    logs as ``/v1/games/x\\x0a2026-12-01``."""
+    if value.isascii() and value.isprintable() and "\\" not in value:
+        return value
+    try:
+        text = value.encode("latin-1").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # not a WSGI string: escaped as it is
+        text = value
+    out = []
+    for char in text:
+        code = ord(char)
+        if char == "\\":
+            out.append("\\\\")
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif char.isprintable():
+            out.append(char)
+        else:
+            out.append(f"\\x{code:02x}" if code < 0x100 else
+                       f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
+class EscapingLogger(Logger):
+    """gunicorn's logger whose access log atoms are one printable line each (``_escaped``): a
+    ``%0a`` in a path cannot start a forged log line, nor a NUL or a bidirectional control
+    reach the log. The query string is never an atom (``%(q)s``, ``%(r)s``, ``%(f)s`` and the
+    environ/header atoms that carry it are ``-``): it may hold a stream ticket."""
+
+    UNLOGGED = ("q", "f", "{referer}i", "{query_string}e", "{raw_uri}e", "{http_referer}e",
+                "{request_uri}e")
+
+    def atoms(self, resp, req, environ, request_time):
+        """See ``gunicorn.glogging.Logger.atoms``; every string atom escaped."""
+        atoms = super().atoms(resp, req, environ, request_time)
+        atoms["r"] = f"{atoms['m']} {atoms['U']} {atoms['H']}"  # the request line, no query
+        for name in self.UNLOGGED:
+            atoms.pop(name, None)
+        return {name: _escaped(value) if isinstance(value, str) else value
+                for name, value in atoms.items()}
+
+
+logger_class = EscapingLogger
 errorlog = "-"
 loglevel = os.environ.get("RUMMY_LOG_LEVEL", "info")
 # gunicorn 27's control socket lives at one path per user (~/.gunicorn/gunicorn.ctl), shared by
