@@ -147,12 +147,13 @@ def _is_trusted(address: str, trusted: tuple) -> bool:
 
 def _too_many_requests(error: RateLimitExceeded):
     """429 problem+json (RFC 9457; RFC 6585 §4); Retry-After and RateLimit-* come from
-    _standard_headers. Held RUMMY_RATE_LIMIT_DELAY_S first (at most until the budget allows
-    a request again): a client that floods in a loop, answered at once, would make the server
-    spend all it has on 429s and slow every other client; held, it sends one request per
-    connection per delay. On gevent the wait holds a greenlet, not a thread."""
+    _standard_headers, as they are at the refusal, and the answer is then held
+    RUMMY_RATE_LIMIT_DELAY_S (at most until the budget allows a request again): a client that
+    floods in a loop, answered at once, would make the server spend all it has on 429s and
+    slow every other client; held, it sends one request per connection per delay. On gevent
+    the wait holds a greenlet, not a thread."""
     retry_after = error.limit.limit.get_expiry() if error.limit is not None else 1
-    time.sleep(min(current_app.config.get("RUMMY_RATE_LIMIT_DELAY_S", 0), retry_after))
+    g.rate_limit_hold_s = min(current_app.config.get("RUMMY_RATE_LIMIT_DELAY_S", 0), retry_after)
     return problem(429, "too-many-requests",
                    f"Too many requests: the budget of {error.description} for this credential "
                    "(or, without one, this client address) is spent; retry after Retry-After "
@@ -160,14 +161,20 @@ def _too_many_requests(error: RateLimitExceeded):
 
 
 def _standard_headers(response):
-    """Retry-After on a 429 only; RateLimit-Reset in seconds from now (the IETF draft's
-    delta-seconds; flask-limiter writes a timestamp)."""
+    """Retry-After on the limiter's 429 only (another 429, a stream cap's, keeps its own);
+    RateLimit-Reset in seconds from now (the IETF draft's delta-seconds; flask-limiter writes a
+    timestamp). Runs after the limiter has written its headers: the hold of a 429
+    (`_too_many_requests`) comes after them, so they say the budget at the refusal
+    (RateLimit-Remaining 0), not a window that moved during the hold."""
     retry_after = response.headers.pop(LIMITER_RETRY_AFTER, None)
-    if response.status_code == 429 and retry_after is not None:
+    hold_s = g.pop("rate_limit_hold_s", None)
+    if hold_s is not None and response.status_code == 429 and retry_after is not None:
         response.headers["Retry-After"] = str(max(int(retry_after), 1))
     reset = response.headers.get("RateLimit-Reset")
     if reset is not None and reset.isdigit():
         response.headers["RateLimit-Reset"] = str(max(int(reset) - int(time.time()), 0))
+    if hold_s:
+        time.sleep(hold_s)
     return response
 
 

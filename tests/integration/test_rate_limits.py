@@ -238,3 +238,34 @@ def test_the_integration_key_creating_games_has_its_own_budget_not_its_addresss(
     integrator = client.post("/v1/games", json={"seats": HUMANS},
                              headers={"X-Integration-Key": INTEGRATION_KEY}, environ_base=PEER)
     assert integrator.status_code == 201, integrator.get_json()
+
+
+def test_a_held_429_says_the_budget_at_its_refusal(limited):
+    """The hold comes after the RateLimit-* headers are written: held 1 s in a window of a
+    second, a 429 that read the budget after its hold would say requests are left."""
+    client = limited("general=3/second", delay_s=1)
+    game = new_game(client)
+    url, seat = f"/v1/games/{game['id']}/view", bearer(game["seats"][0]["token"])
+    while not 0.5 <= time.time() % 1 <= 0.6:  # the burst late in a window: the next is near
+        time.sleep(0.01)
+    answers = [client.get(url, headers=seat, environ_base=PEER) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].headers["RateLimit-Remaining"] == "0"
+    assert answers[-1].headers["Retry-After"] == "1"
+
+
+def test_a_stream_caps_429_keeps_its_retry_after_under_rate_limits(service, redis_url):
+    app = create_app({"RUMMY_SERVICE": service, "TESTING": True,
+                      "RUMMY_RATE_LIMITS": "general=100/minute",
+                      "RUMMY_RATE_LIMIT_STORAGE": redis_url, "RUMMY_RATE_LIMIT_DELAY_S": 0,
+                      "RUMMY_SSE_HEARTBEAT_S": 0.2, "RUMMY_MAX_STREAMS_PER_IP": 1})
+    client = app.test_client()
+    game = new_game(client)
+    url = f"/v1/games/{game['id']}/stream"
+    held = client.get(url, buffered=False, environ_base=PEER)
+    try:
+        refused = client.get(url, buffered=False, environ_base=PEER)
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "10"
+        assert refused.get_json()["type"] == "/docs/problems#too-many-streams"
+    finally:
+        held.close()
