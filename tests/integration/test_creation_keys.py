@@ -181,3 +181,20 @@ def test_racing_creations_with_one_key_make_one_game(make_service, redis_client)
     assert all(a.status_code == 201 or (a.status_code == 409 and problem_type(a)
                                         == "idempotency-key-in-progress") for a in answers)
     assert games_in(redis_client) == 1
+
+
+@pytest.mark.parametrize("given", ["junk", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJwLTEifQ.", "seat"])
+def test_a_creation_with_any_other_bearer_is_a_401_and_creates_nothing(client, redis_client,
+                                                                          given):
+    if given == "seat":
+        given = create(client, {"seats": HUMANS}, key=None).get_json()["seats"][0]["token"]
+    before = games_in(redis_client)
+    refused = create(client, {"seats": HUMANS}, Authorization=f"Bearer {given}")
+    assert refused.status_code == 401 and refused.content_type == PROBLEM
+    assert problem_type(refused) == "unauthorized" and "WWW-Authenticate" in refused.headers
+    assert games_in(redis_client) == before
+
+
+def test_a_creation_with_the_server_admin_key_as_bearer_is_served(client):
+    created = create(client, {"seats": HUMANS}, key=None, Authorization=f"Bearer {ADMIN_KEY}")
+    assert created.status_code == 201

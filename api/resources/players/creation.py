@@ -4,15 +4,23 @@ does a game's own `webhook_url` (a JWT may not set one)."""
 from api.auth import admin_key, bearer_token, service
 from api.player_auth import acting_player
 from api.ratelimits import client_ip
-from service.errors import Forbidden
+from service.errors import Forbidden, Unauthorized
 from service.players import check_assignment
 from service.tokens import is_admin_key
 
 
 def check_creator(body: dict) -> None:
     """Refuse a creation whose seats name players the caller may not name. Raises Forbidden;
-    Unauthorized for a wrong integration key or an invalid JWT."""
-    acting = acting_player(bearer_token())
+    Unauthorized for a wrong integration key, an invalid JWT, or any other bearer token (a
+    seat token, junk, a JWT where none are taken) without the integration key: a creation reads
+    its caller (the Idempotency-Key's scope), so a bearer is never taken for anonymous
+    (docs/threat-model.md)."""
+    bearer = bearer_token()
+    acting = acting_player(bearer)
+    if (bearer is not None and acting is None
+            and not is_admin_key(bearer, service().admin_key)):
+        raise Unauthorized("The bearer token is not a credential of a game's creator: send a "
+                           "player JWT, the server admin key, or none (an anonymous creation).")
     integrator = (acting is not None and acting.integrator) or is_admin_key(admin_key(),
                                                                             service().admin_key)
     own = acting.player if acting is not None and not acting.integrator else None
