@@ -7,17 +7,25 @@ unsupported transfer coding (501). It writes those answers with `gunicorn.util.w
 as text/html. `install()` (called by deploy/gunicorn.conf.py in each worker) puts
 `write_problem` in its place, so a client meets the same problem+json body on these errors as
 on the API's own. gunicorn is pinned (pyproject.toml); tests/e2e/test_http_limits.py checks
-these answers through a real gunicorn, so an upgrade that moves the function is caught.
+these answers through a real gunicorn, so an upgrade that moves the function is caught. They
+carry `Server-Time` like every answer (api.server_time), read from the app's service clock.
 """
 from __future__ import annotations
 
 import http
 import json
+import logging
+import time
+from typing import Callable
 
 from gunicorn import util
 
 from api.errors import PROBLEM_JSON
 from api.problems import slug_for_status, title, type_uri
+from api.server_time import HEADER as SERVER_TIME
+from service.clock import rfc3339
+
+log = logging.getLogger(__name__)
 
 DETAILS = {
     414: "The request line (method, path and query) is longer than this server reads.",
@@ -37,16 +45,32 @@ def problem_body(status: int, message: str) -> bytes:
     return json.dumps(body).encode()
 
 
-def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+def write_problem(sock, status_int: int, reason: str, mesg: str,
+                  now_ms: Callable[[], int] | None = None) -> None:
     """`gunicorn.util.write_error` answering problem+json: the same status line and
-    `Connection: close`, the body from `problem_body`."""
+    `Connection: close`, the body from `problem_body`, `Server-Time` from `now_ms` (ms since
+    the epoch; the local clock when None or when it fails)."""
     reason = reason or http.HTTPStatus(status_int).phrase
     body = problem_body(status_int, mesg)
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n"
+            f"{SERVER_TIME}: {rfc3339(_now_ms(now_ms))}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
-def install() -> None:
-    """Make gunicorn write its own error answers with `write_problem`."""
-    util.write_error = write_problem
+def _now_ms(now_ms: Callable[[], int] | None) -> int:
+    if now_ms is not None:
+        try:
+            return now_ms()
+        except Exception:  # noqa: BLE001 (an error answer is written whatever the clock does)
+            log.warning("Server-Time of a gunicorn error from the local clock", exc_info=True)
+    return int(time.time() * 1000)
+
+
+def install(app=None) -> None:
+    """Make gunicorn write its own error answers with `write_problem`, their `Server-Time`
+    from the service clock of `app` (the worker's Flask app; the local clock without one)."""
+    clock = getattr((app.extensions.get("rummy") if app is not None else None), "clock", None)
+    now_ms = clock.now_ms if clock is not None else None
+    util.write_error = (lambda sock, status_int, reason, mesg:
+                        write_problem(sock, status_int, reason, mesg, now_ms))

@@ -109,7 +109,7 @@ def post_worker_init(worker):
     from api.serving import drain_on_sigterm
 
     drain_on_sigterm(worker)
-    server_errors.install()
+    server_errors.install(getattr(worker, "wsgi", None))
 
 
 def child_exit(server, worker):

@@ -4,6 +4,7 @@ game creation's body over 64 KiB (api.parsing.SMALL_BODY_BYTES) is a 413 whateve
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from urllib.parse import urlsplit
@@ -100,6 +101,7 @@ def problem_of(status: int, headers: dict, body: bytes) -> dict:
     assert headers["content-type"] == "application/problem+json", body[:200]
     problem = json.loads(body)
     assert problem["status"] == status and problem["type"].startswith("/docs/problems#")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", headers["server-time"])
     return problem
 
 
