@@ -84,3 +84,12 @@ def test_those_422s(client, game):
     assert human_level.status_code == 422 and "level" in human_level.get_json()["detail"]
     assert client.get("/v1/games?cursor=0").status_code == 422
     assert client.get(f"/v1/games/{game['id']}/replay?version={2**53 - 2}").status_code == 422
+
+
+def test_a_replay_needs_exactly_one_of_version_and_at_as_its_document_says(client, game):
+    for name in ("version", "at"):
+        assert "Exactly one of `version` and `at` is required" in parameter(
+            "/v1/games/{game_id}/replay", "get", name)["description"]
+    for query in ("", "?version=1&at=2100-01-01T00:00:00.000Z"):
+        got = client.get(f"/v1/games/{game['id']}/replay{query}")
+        assert got.status_code == 422 and got.content_type == PROBLEM

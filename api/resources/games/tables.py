@@ -182,15 +182,19 @@ class SeatViewSchema(TableSchema):
                        "as is (buy and pass may add the offer's `card`)"})
 
 
+ONE_OF = "Exactly one of `version` and `at` is required: neither or both is a 422."
+
+
 class ReplayArgsSchema(ma.Schema):
-    """Which version to rebuild: `version`, or the last version recorded at or before `at`."""
+    """Which version to rebuild: `version`, or the last version recorded at or before `at`;
+    exactly one of them (OpenAPI 3.0 parameters cannot say so but in their descriptions)."""
 
     version = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION), metadata={
         "description": "An event's version, from 1 to the game's current version (a later one "
-                       "is a 422)"})
+                       "is a 422). " + ONE_OF})
     at = fields.String(validate=validate.Length(min=1, max=64), metadata={
         **RFC3339_MS, "description": "An RFC 3339 date-time with offset: the state at the "
-                                     "last event recorded at or before it"})
+                                     "last event recorded at or before it. " + ONE_OF})
 
     @ma.validates_schema
     def _one_of(self, data, **kwargs):
