@@ -20,6 +20,7 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 
 from api.auth import admin_key, service
 from api.errors import ApiProblem
+from api.ratelimits import spend_on_refusal
 from service.errors import Forbidden
 from service.tokens import is_admin_key
 
@@ -133,8 +134,10 @@ def init_app(app) -> None:
 
 def _admin_key_first() -> None:
     """Raise Forbidden (403) for a request without the server admin key, before its body is
-    read: only the key may send a large body (LARGE_BODY_ENDPOINTS)."""
+    read: only the key may send a large body (LARGE_BODY_ENDPOINTS). The refusal spends the
+    caller's general rate budget first (api.ratelimits.spend_on_refusal), as the view would."""
     if not is_admin_key(admin_key(), service().admin_key):
+        spend_on_refusal()  # RateLimitExceeded (429) once the budget is spent
         raise Forbidden("Importing a game needs the server admin key.")
 
 

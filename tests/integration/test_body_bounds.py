@@ -69,3 +69,13 @@ def test_an_import_with_the_admin_key_reads_a_large_body(client, admin_key):
     response = post(client, "/v1/games/import", flood({}, 1024 * 1024),
                     **{"X-Admin-Key": admin_key})
     assert response.status_code == 422 and response.get_json()["errors_omitted"] > 0
+
+
+@pytest.mark.parametrize("headers", [{}, bearer("junk")])
+def test_an_action_without_a_credential_is_a_401_before_its_body_is_validated(client, game,
+                                                                              headers):
+    text = flood({"type": "draw", "from": "stock"}, 10_000)
+    response = post(client, f"/v1/games/{game['id']}/actions", text, **headers)
+    assert response.status_code == 401 and response.content_type == PROBLEM
+    unknown = post(client, f"/v1/games/{'f' * 16}/actions", text, **headers)
+    assert unknown.status_code == 404
