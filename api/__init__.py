@@ -67,6 +67,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     settings = Settings.from_env(os.environ)
     app = App(__name__)
     app.request_class = BoundedRequest
+    # `/v1/games//view` is no game's path: a 404 problem, not werkzeug's 308 HTML redirect to
+    # `/v1/games/view` (which would name a game "view").
+    app.url_map.merge_slashes = False
     app.config.update(DEFAULTS)
     app.config.update({"RUMMY_MAX_WAIT_S": settings.max_wait_s,
                        "RUMMY_SSE_MAX_S": settings.sse_max_s,

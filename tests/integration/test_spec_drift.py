@@ -93,3 +93,9 @@ def test_a_replay_needs_exactly_one_of_version_and_at_as_its_document_says(clien
     for query in ("", "?version=1&at=2100-01-01T00:00:00.000Z"):
         got = client.get(f"/v1/games/{game['id']}/replay{query}")
         assert got.status_code == 422 and got.content_type == PROBLEM
+
+
+@pytest.mark.parametrize("path", ["/v1/games//view", "/v1/games//actions"])
+def test_an_empty_path_segment_is_a_404_problem_not_a_redirect(client, path):
+    got = client.open(path, method="GET" if path.endswith("view") else "POST", json={})
+    assert got.status_code == 404 and got.content_type == PROBLEM
