@@ -29,7 +29,10 @@ from domain.bots.card_tables import (  # noqa: F401  (NUM, SUIT, POINTS: the bot
 )
 from domain.bots.final_round import analyze_final as _analyze_final
 from domain.bots.frame import keeps_with, keeps_without
-from domain.bots.plans import candidates, framed_candidates, from_scratch, least_need, plan_need
+from domain.bots.plans import (
+    bounded_need, candidates, framed_candidates, from_scratch, least_need,
+    plan_need, shares_codes,
+)
 from domain.cards import ACE_HIGH, JOKER, card_at, physical_card
 from domain.melds import Meld, layoff_targets
 
@@ -147,8 +150,16 @@ def lowers_need(kinds, hand, card, need, final=False, kept_checked=False):
         return from_scratch(kinds) < need
     rank = NUM[card]
     runs_using = [runs for runs in run_sets if any(card in WINDOW_SETS[w] for w in runs)]
-    return any(plan_need(naturals, jokers, groups, runs) < need for groups in group_sets
-               for runs in (run_sets if rank in groups else runs_using))
+    # Most offered cards lower nothing (about 7 in 10): each plan is first bounded from
+    # per-meld counts, and scored in full only when the bound passes and melds share a code.
+    got = {}
+    for groups in group_sets:
+        for runs in (run_sets if rank in groups else runs_using):
+            if bounded_need(naturals, jokers, groups, runs, got) < need and (
+                    not shares_codes(groups, runs)
+                    or plan_need(naturals, jokers, groups, runs) < need):
+                return True
+    return False
 
 
 def _keeps(kinds, hand, card):

@@ -116,6 +116,54 @@ def _runs_apart(runs):
     return True
 
 
+def bounded_need(naturals, jokers, groups, runs, got):
+    """A lower bound of `plan_need`, equal to it when no two melds of the plan ask for the
+    same code (`shares_codes`): each meld then takes its cards alone, and a shared code only
+    lowers what a later meld gets (the need grows with each card short). ``got``: a dict
+    kept by the caller over the plans of one hand, meld -> the cards it gets alone."""
+    missing = empty = 0
+    for window in runs:
+        n = got.get(window)
+        if n is None:
+            if window is None:
+                n = 0
+            else:   # distinct codes of the window held (RUN_SIZE codes, unrolled)
+                a, b, c, d = WINDOW_CODES[window]
+                n = got[window] = ((a in naturals) + (b in naturals) + (c in naturals)
+                                   + (d in naturals))
+        missing += RUN_SIZE - n
+        empty += not n
+    for rank in groups:
+        n = got.get(rank)
+        if n is None:
+            if rank is None:
+                n = 0
+            else:
+                a, b, c, d = RANK_CODES[rank]
+                n = naturals.get(a, 0) + naturals.get(b, 0) + naturals.get(c, 0) + naturals.get(d, 0)
+                n = got[rank] = n if n < GROUP_SIZE else GROUP_SIZE
+        missing += GROUP_SIZE - n
+        empty += not n
+    return max(0, missing - jokers) + empty
+
+
+_SHARES: dict = {}   # plan -> shares_codes(plan): a few hundred plans recur in every game
+
+
+def shares_codes(groups, runs):
+    """True when two melds of the plan ask for one code: same-suit windows that overlap (or
+    the two ace windows of a suit), or a group rank with a code in one of the windows."""
+    plan = (groups, runs)
+    found = _SHARES.get(plan)
+    if found is None:
+        codes = [code for window in runs if window is not None
+                 for code in WINDOW_CODES[window]]
+        ranks = {NUM[code] for code in codes}
+        found = _SHARES[plan] = (len(set(codes)) < len(codes)
+                                 or any(rank in ranks for rank in groups))
+    return found
+
+
 def plan_need(naturals, jokers, groups, runs, used=None, gaps=None):
     """The ``need`` of one plan; ``used``/``gaps`` (lists), when given, receive the codes the
     plan takes and one slot per missing card (see Analysis).
