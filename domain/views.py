@@ -7,7 +7,7 @@ the deck order or a rebuilt stock order (DESIGN.md principle 4).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, ValuesView
 from functools import lru_cache
 from typing import Callable
 
@@ -117,15 +117,16 @@ def seat_view(state: GameState, seat: int) -> dict:
     return dict(SeatView(state, seat))
 
 
-_UNREAD = object()   # an entry not computed yet (None is a value)
-
-
-class SeatView(Mapping):
-    """`seat_view(state, seat)` as a read-only mapping whose entries are computed when read.
+class SeatView(dict):
+    """`seat_view(state, seat)` as a mapping whose entries are computed when first read.
 
     A bot reads a few entries per decision (rarely the whole table), so the in-process loop
     (`domain.simulation`) hands it this instead of the full dict. Each entry is computed once
     and kept: safe because the state is frozen. `dict(SeatView(state, seat))` is the seat view.
+    A dict subclass, so that an entry read again is a plain dict lookup, with the entries
+    nearly every decision reads (seat, profile, round, opened) stored at once: four lazy
+    reads cost more than building them (bench/README.md, third pass). `keys`, iteration,
+    `in`, `get`, `items`, `values`, `len` and `==` act on the whole view, read or not.
 
     The object has no attribute holding the state: only the closure made by `_lazy_entries`
     refers to it, so the mapping interface reveals nothing beyond the seat view. Python cannot
@@ -133,23 +134,26 @@ class SeatView(Mapping):
     an in-process bot is trusted code (docs/bots.md).
     """
 
-    __slots__ = ("_values", "_entry")
+    __slots__ = ("_entry",)
 
     def __init__(self, state: GameState, seat: int) -> None:
-        self._values: dict = {}   # the entries read so far (values only, never the state)
-        self._entry = _lazy_entries(state, seat, self._values)
+        rnd = _round_or_none_dealt(state)
+        self["seat"] = seat
+        self["profile"] = state.profile.as_json
+        self["round"] = rnd.number or None
+        self["opened"] = list(rnd.opened)
+        self._entry = _lazy_entries(state, rnd, seat)
 
-    def __getitem__(self, key: str) -> object:
-        # A bot reads a few entries many times per decision: one dict lookup then.
-        value = self._values.get(key, _UNREAD)
-        return self._entry(key) if value is _UNREAD else value
+    def __missing__(self, key: str) -> object:
+        value = self[key] = self._entry(key)   # KeyError for a key the view has not
+        return value
 
     def get(self, key: str, default: object = None) -> object:
-        """The entry `key`, or `default` when the view has none (Mapping.get, one call less)."""
-        value = self._values.get(key, _UNREAD)
-        if value is not _UNREAD:
-            return value
-        return self._entry(key) if key in _SEAT else default
+        """The entry `key`, or `default` when the view has none."""
+        return self[key] if key in _SEAT else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in _SEAT
 
     def __iter__(self) -> Iterator[str]:
         return iter(_SEAT)
@@ -157,14 +161,26 @@ class SeatView(Mapping):
     def __len__(self) -> int:
         return len(_SEAT)
 
+    def keys(self) -> KeysView:
+        return KeysView(self)
 
-def _lazy_entries(state: GameState, seat: int, values: dict) -> Callable[[str], object]:
-    """key -> that entry of `seat`'s view, computed and kept in `values` (KeyError if none)."""
-    rnd = _round_or_none_dealt(state)
+    def items(self) -> ItemsView:
+        return ItemsView(self)
 
+    def values(self) -> ValuesView:
+        return ValuesView(self)
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self.items()) == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+
+def _lazy_entries(state: GameState, rnd: RoundState, seat: int) -> Callable[[str], object]:
+    """key -> that entry of `seat`'s view (KeyError if none)."""
     def entry(key: str) -> object:
-        value = values[key] = _SEAT[key](state, rnd, seat)
-        return value
+        return _SEAT[key](state, rnd, seat)
     return entry
 
 
