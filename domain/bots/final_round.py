@@ -25,15 +25,16 @@ def analyze_final(hand):
     fill + naturals no span takes (each must be discarded and replaced by a draw). ``wanted``
     holds the hole cards and the cards extending a span at either end.
     """
-    rows = {s: [0] * (ACE_HIGH + 2) for s in SUITS}
+    left = {}                           # natural code -> copies no span has taken yet
     present = dict.fromkeys(SUITS, 0)   # per suit: bit n set while position n is held
     jokers = 0
     for code in hand:
         if code == JOKER:
             jokers += 1
         else:
-            rows[SUIT[code]][NUM[code]] += 1
+            left[code] = left.get(code, 0) + 1
             present[SUIT[code]] |= BIT[code]
+    held = dict(left)
     spans, holes, used, wanted, slots = [], 0, [], set(), []
     taken = dict.fromkeys(SUITS, ())    # per suit: the (low, high) spans picked so far
     for _ in range(FINAL_RUNS):
@@ -44,26 +45,27 @@ def analyze_final(hand):
         suit, lo, hi = pick
         spans.append(pick)
         taken[suit] += ((lo, hi),)
-        row, codes = rows[suit], POSITION_CODES[suit]
-        for n in range(lo, hi + 1):
-            r = 1 if n == ACE_HIGH else n
-            if row[r]:
-                row[r] -= 1
-                used.append(codes[n])
-                if not row[r]:          # the last copy: the position is no longer held
-                    present[suit] &= ~BIT[codes[n]]
+        codes = POSITION_CODES[suit]
+        for code in codes[lo:hi + 1]:
+            copies = left.get(code)
+            if copies:
+                left[code] = copies - 1
+                used.append(code)
+                if copies == 1:         # the last copy: the position is no longer held
+                    present[suit] &= ~BIT[code]
             else:
                 holes += 1
-                wanted.add(codes[n])
-                slots.append((codes[n],))
-        for n in (lo - 1, hi + 1):
-            if 1 <= n <= ACE_HIGH:
-                wanted.add(codes[n])
-    orphans = sum(sum(row) for row in rows.values())
+                wanted.add(code)
+                slots.append((code,))
+        if lo > 1:
+            wanted.add(codes[lo - 1])
+        if hi < ACE_HIGH:
+            wanted.add(codes[hi + 1])
+    orphans = len(hand) - jokers - len(used)
     need = max(0, holes - jokers) + orphans
     support = Counter(used)
     for code in support:
-        support[code] /= hand.count(code)
+        support[code] /= held[code]
     plans = [(need, (), tuple(spans))]
     return Analysis(need, frozenset(wanted), support, plans, jokers, ((need, used, slots),))
 
