@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from domain.decide_claims import waiting_for_claim
-from domain.offers import waiting_for
+from domain.offers import eligible, waiting_for
 from domain.state import ABORTED, BUYING, CLAIM, FINISHED, PLAYING, SCORING, GameState
 
 
@@ -38,3 +38,22 @@ def awaiting(state: GameState) -> Awaiting:
         return Awaiting(PLAYING, rnd.turn, CLAIM,
                         waiting_for_claim(rnd.claim, rnd, state.seats))
     return Awaiting(PLAYING, rnd.turn, rnd.phase, (rnd.turn,))
+
+
+def first_to_act(state: GameState) -> int:
+    """`awaiting(state).seats[0]`, without building the Awaiting or the tuple of seats: the
+    in-process loop (`domain.simulation`) asks it at every decision. IndexError when no seat
+    must act, as `seats[0]` raises."""
+    rnd = state.round
+    if state.status != PLAYING or rnd is None or rnd.phase == CLAIM:
+        return awaiting(state).seats[0]
+    offer = rnd.offer
+    if rnd.phase != BUYING or offer is None:
+        return rnd.turn
+    buyers, passed = offer.buyers, offer.passed
+    for seat in eligible(offer, rnd.turn, state.seats):   # `waiting_for`'s first seat
+        if seat in buyers:
+            break
+        if seat not in passed:
+            return seat
+    raise IndexError("no seat owes an answer to the offer")

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-from domain.awaiting import awaiting
+from domain.awaiting import first_to_act
 from domain.bots import choose_action
 from domain.decide import decide, start_game
 from domain.events import Event, RoundEnded
@@ -47,7 +47,7 @@ def play_game(levels: tuple[str, ...], rng: random.Random,
             turns.append(state.round.turns)
             new = decide(state, None, {"type": "score_round"}, rng)
         else:
-            seat = awaiting(state).seats[0]
+            seat = first_to_act(state)
             action = choose_action(levels[seat], SeatView(state, seat), rng)
             new = decide(state, seat, action, rng)
         events += new
