@@ -23,10 +23,16 @@ class Batch:
         self._unfolded = 0
         self.events: list[Event] = []
 
-    def add(self, event: Event) -> None:
-        """Append `event`; it is folded only when a later choice reads `state`."""
+    def add(self, event: Event, changes_table: bool = True) -> None:
+        """Append `event`; it is folded only when a later choice reads `state`.
+
+        `changes_table=False`: the event leaves every field a later choice of the command
+        reads as it was (StockChosen), so `state` skips it unless events before it wait to be
+        folded; the caller folds every event anyway. Saves a fold per stock draw.
+        """
         self.events.append(event)
-        self._unfolded += 1
+        if changes_table or self._unfolded:
+            self._unfolded += 1
 
     @property
     def state(self) -> GameState:

@@ -32,7 +32,7 @@ def draw(state: GameState, seat: object, action: dict, rng: random.Random) -> li
             raise RuleViolation("R5.1", "the discard pile is empty: draw from the stock")
         batch.add(CardDrawn(seat=seat, source="discard", card=rnd.discard[-1]))
     else:
-        batch.add(StockChosen(seat=seat))
+        batch.add(StockChosen(seat=seat), changes_table=False)   # only a seat's timeouts
         offer_or_draw(batch, rng, barred=None)
     return batch.events
 
