@@ -72,9 +72,14 @@ def _frozen(game: dict | None, rnd: dict | None) -> GameState | None:
     return _build(GameState, game)
 
 
+_set_dict = object.__setattr__
+
+
 def _build(cls: type, fields: dict) -> object:
+    """A frozen `cls` whose instance dict is `fields` itself: the working copy is fold's own
+    and is dropped right after, so adopting it saves copying every field again."""
     obj = object.__new__(cls)
-    obj.__dict__.update(fields)
+    _set_dict(obj, "__dict__", fields)
     return obj
 
 
