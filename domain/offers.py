@@ -29,23 +29,28 @@ def _eligible(active: int, seats: int, barred: int | None,
 def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
     """`offer` after `seat` asked to buy (`buys`) or passed (R6.2, R6.9)."""
     # Built without the frozen dataclass's __init__ (one object.__setattr__ per field): the
-    # answers of big tables are most of a game's events (bench/variant_fold.py).
-    answered = object.__new__(Offer)
-    fields = answered.__dict__
-    fields.update(offer.__dict__)
+    # answers of big tables are most of a game's events (bench/variant_fold.py). The copied
+    # fields become the new offer's instance dict as they are (no second copy).
+    fields = dict(offer.__dict__)
     if buys:
         fields["buyers"] = offer.buyers + (seat,)
     else:
         fields["passed"] = offer.passed + (seat,)
-    return answered
+    return _adopting(fields)
 
 
 def with_passes(offer: Offer, seats: tuple[int, ...]) -> Offer:
     """`offer` after `seats` passed, in that order (R6.2, R6.9); built like `with_answer`."""
-    answered = object.__new__(Offer)
-    answered.__dict__.update(offer.__dict__)
-    answered.__dict__["passed"] = offer.passed + seats
-    return answered
+    fields = dict(offer.__dict__)
+    fields["passed"] = offer.passed + seats
+    return _adopting(fields)
+
+
+def _adopting(fields: dict) -> Offer:
+    """An Offer whose instance dict is `fields` (a fresh dict of every field)."""
+    offer = object.__new__(Offer)
+    object.__setattr__(offer, "__dict__", fields)
+    return offer
 
 
 def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
