@@ -124,8 +124,8 @@ class SeatView(dict):
     (`domain.simulation`) hands it this instead of the full dict. Each entry is computed once
     and kept: safe because the state is frozen. `dict(SeatView(state, seat))` is the seat view.
     A dict subclass, so that an entry read again is a plain dict lookup, with the entries
-    nearly every decision reads (seat, profile, round, opened) stored at once: four lazy
-    reads cost more than building them (bench/README.md, third pass). `keys`, iteration,
+    nearly every decision reads (seat, profile, round, opened, legal actions) stored at
+    once: lazy reads cost more than building them (bench/README.md, third pass). `keys`, iteration,
     `in`, `get`, `items`, `values`, `len` and `==` act on the whole view, read or not.
 
     The object has no attribute holding the state: only the closure made by `_lazy_entries`
@@ -142,6 +142,7 @@ class SeatView(dict):
         self["profile"] = state.profile.as_json
         self["round"] = rnd.number or None
         self["opened"] = list(rnd.opened)
+        self["legal_actions"] = legal_actions(state, seat)   # every bot reads it first
         self._entry = _lazy_entries(state, rnd, seat)
 
     def __missing__(self, key: str) -> object:
