@@ -64,12 +64,14 @@ def answer(state: GameState, seat: object, action: dict, rng: random.Random) -> 
         return []  # R11.9: a capped seat's pass is accepted and changes nothing
     if seat in offer.buyers or seat in offer.passed:
         raise RuleViolation("R6.9", "you have answered this offer already")
-    batch = Batch(state)
-    batch.add(BuyRequested(seat=seat) if buys else BuyPassed(seat=seat))
+    answered = BuyRequested(seat=seat) if buys else BuyPassed(seat=seat)
     # Most answers leave the offer open (a seat ahead has not answered yet): settle that on
-    # the offer alone rather than folding the answer into a new state first.
-    if outcome(with_answer(offer, seat, buys), rnd.turn, state.seats) != PENDING:
-        resolve(batch, rng)
+    # the offer alone, without a batch or folding the answer into a new state first.
+    if outcome(with_answer(offer, seat, buys), rnd.turn, state.seats) == PENDING:
+        return [answered]
+    batch = Batch(state)
+    batch.add(answered)
+    resolve(batch, rng)
     return batch.events
 
 
