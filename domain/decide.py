@@ -24,7 +24,7 @@ from domain.events import Event, GameCreated, PositionLoaded
 from domain.lobby import LOBBY_ACTIONS, require_started
 from domain.positions import normalize_position
 from domain.profile import RuleProfile
-from domain.state import GameState
+from domain.state import FINISHED, PLAYING, SCORING, GameState
 
 def _pass(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
     """`pass` answers the open Shanghai claim if there is one (R11.18), else the buy offer."""
@@ -58,6 +58,8 @@ SYSTEM_ACTIONS: dict[str, Callable[..., list[Event]]] = {
 # What a game may take before its first deal (domain.lobby, rule L3): the lobby's own actions
 # and an abort.
 BEFORE_DEAL = frozenset({*LOBBY_ACTIONS, "abort"})
+# Statuses in which neither `require_not_aborted` nor `require_started` can raise.
+_IN_PLAY = frozenset({PLAYING, SCORING, FINISHED})
 
 
 def decide(state: GameState, seat: int | None, action: dict, rng: random.Random) -> list[Event]:
@@ -72,9 +74,10 @@ def decide(state: GameState, seat: int | None, action: dict, rng: random.Random)
     if handler is None:
         who = "the system" if seat is None else "a player"
         raise MalformedAction("R5", f"{kind!r} is not an action {who} can take")
-    require_not_aborted(state)
-    if kind not in BEFORE_DEAL:
-        require_started(state)
+    if state.status not in _IN_PLAY:   # the two guards below pass in play: skip their calls
+        require_not_aborted(state)
+        if kind not in BEFORE_DEAL:
+            require_started(state)
     return handler(state, seat, action, rng)
 
 
