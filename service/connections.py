@@ -58,9 +58,11 @@ class PinnedClient:
     loop's thread: workers.turns) instead of taken from the pool and given back per command.
     A turn loop sends ~400 commands a four-bot game; the pool's checkout and return were ~10%
     of its CPU outside the bots (issue 12). The connection is taken on first use, so a Redis
-    that is down when the owner starts fails that command, not the constructor; redis-py
-    reconnects it after an error. A Cluster client is used as it is (a connection per node).
-    Not thread safe: one owner, one thread."""
+    that is down when the owner starts fails that command, not the constructor. Before each
+    command it is checked as the pool checks a connection it hands out: one the server closed
+    (a restart, its idle `timeout`, a proxy's cut) reads as ready, and is reconnected then
+    rather than failing the command. A Cluster client is used as it is (a connection per
+    node). Not thread safe: one owner, one thread."""
 
     def __init__(self, client: redis.Redis | RedisCluster) -> None:
         self._client = client
@@ -73,6 +75,16 @@ class PinnedClient:
         if self._pinned is None:
             self._pinned = redis.Redis(connection_pool=self._client.connection_pool,
                                        single_connection_client=True)
+        else:
+            held = self._pinned.connection
+            # Nothing is owed to a connection between two commands: data to read means the
+            # server closed it (EOF), so reconnect now (the pool's own check, get_connection).
+            try:
+                stale = held is not None and held.is_connected and held.can_read()
+            except (redis.ConnectionError, OSError):
+                stale = True
+            if stale:
+                held.disconnect()
         return self._pinned
 
     def close(self) -> None:

@@ -191,12 +191,13 @@ class ReadyGames:
     @contextmanager
     def own_connection(self) -> Iterator[None]:
         """Within the block, `take` holds one connection of the pool (a turn loop, whose own
-        ReadyGames this is: service.connections.PinnedClient) instead of one per call."""
-        self._pinned = PinnedClient(self.client)
+        ReadyGames this is: service.connections.PinnedClient) instead of one per call; a
+        nested block holds its own and gives the outer one back its place."""
+        outer, self._pinned = self._pinned, PinnedClient(self.client)
         try:
             yield
         finally:
-            pinned, self._pinned = self._pinned, None
+            pinned, self._pinned = self._pinned, outer
             pinned.close()
 
     def ensure(self, game_id: str, version: int) -> bool:

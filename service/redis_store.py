@@ -134,12 +134,14 @@ class RedisEventStore:
     @contextmanager
     def own_connection(self) -> Iterator[None]:
         """See service.store.EventStore.own_connection: this thread's appends hold one
-        connection of the pool (service.connections.PinnedClient) until the block ends."""
+        connection of the pool (service.connections.PinnedClient) until the block ends; a
+        nested block holds its own and gives the outer one back its place."""
+        outer = getattr(self._own, "client", None)
         self._own.client = pinned = PinnedClient(self._client)
         try:
             yield
         finally:
-            self._own.client = None
+            self._own.client = outer
             pinned.close()
 
     def append(self, game_id: str, events: list[dict], expected_version: int,

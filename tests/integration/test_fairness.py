@@ -354,6 +354,12 @@ def test_a_running_loop_holds_one_connection_for_its_takes_and_gives_it_back(wir
         takes.append(kwargs.get("client"))
         return take(*args, **kwargs)
     monkeypatch.setattr(loop.ready, "_take", counted_take)
+    appends, append = [], wiring.service.store._append
+
+    def counted_append(*args, **kwargs):
+        appends.append(kwargs.get("client"))
+        return append(*args, **kwargs)
+    monkeypatch.setattr(wiring.service.store, "_append", counted_append)
     running = threading.Thread(target=loop.run, args=(stop,))
     running.start()
     deadline = time.monotonic() + 60
@@ -364,4 +370,6 @@ def test_a_running_loop_holds_one_connection_for_its_takes_and_gives_it_back(wir
     assert all(finished(wiring, game) for game in games)
     assert len(takes) > 10 and len({id(client) for client in takes}) == 1  # one held client
     assert isinstance(takes[0], redis.Redis) and takes[0] is not wiring.queue_client
+    assert len(appends) > 10 and len({id(client) for client in appends}) == 1
+    assert isinstance(appends[0], redis.Redis) and appends[0] is not takes[0]
     assert held["taken"] == held["given"]  # every connection is back in the pool

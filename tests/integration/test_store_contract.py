@@ -295,6 +295,29 @@ class TestRedisEventStore(StoreContract):
         store.append(GAME, [ev(21)], 21)
         assert (len(taken), len(given)) == (3, 3) and store.version(GAME) == 22
 
+    def test_a_held_connection_the_server_closed_is_reconnected_not_failed(self, store,
+                                                                          redis_client):
+        if isinstance(store._client, RedisCluster):
+            pytest.skip("a Cluster client keeps a pool per node: nothing is pinned")
+        with store.own_connection():
+            store.append(GAME, [ev(1)], 0)
+            held = store._own.client.get()
+            redis_client.client_kill_filter(_id=held.client_id())  # a restart, an idle cut
+            time.sleep(0.05)
+            assert store.append(GAME, [ev(2)], 1).version == 2  # not StoreUnavailable
+            assert held.client_id() is not None  # the same client, on a new connection
+
+    def test_a_nested_block_gives_the_outer_connection_back_its_place(self, store):
+        if isinstance(store._client, RedisCluster):
+            pytest.skip("a Cluster client keeps a pool per node: nothing is pinned")
+        with store.own_connection():
+            outer = store._own.client
+            with store.own_connection():
+                assert store._own.client is not outer
+            assert store._own.client is outer
+            store.append(GAME, [ev(1)], 0)
+        assert getattr(store._own, "client", None) is None
+
     def test_wait_is_capped_at_the_longest_wait(self, redis_url, redis_client):
         notifier = Notifier(connect(redis_url))
         store = RedisEventStore(connect(redis_url), notifier, max_wait_s=0.5)
