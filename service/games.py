@@ -98,8 +98,9 @@ class GameService(GameCreation):
         """Stop the game (GameAborted, status "aborted": nothing more may be appended, every
         action is refused with T1): the game's admin token or the server admin key only.
         (version, public table). Raises GameNotFound, Unauthorized, Forbidden (not the admin),
-        RuleViolation (T1 aborted already, R9.4 finished), IdempotencyKeyReused;
-        ConcurrencyError when `expected_version` is given and the game moved past it."""
+        RuleViolation (T1 aborted already, R9.4 finished, L1 an expired lobby),
+        IdempotencyKeyReused; ConcurrencyError when `expected_version` is given and the game
+        moved past it."""
         if not principal.admin:
             if not principal.holds_token:
                 raise Unauthorized("Aborting a game needs its admin token or the server admin "

@@ -65,8 +65,9 @@ def _is_seat_name(name: object) -> bool:
 
 def _fold_record(raw: list[dict]) -> object:
     """The state after a record's events. Raises ValueError naming the first event that is not
-    an event of this code or does not follow from the ones before it (never Python's own
-    message: a record is client input)."""
+    an event of this code, else the first event of play after the game's end, else the first
+    that does not follow from the ones before it (never Python's own message: a record is
+    client input)."""
     events = [_record_event(version, event) for version, event in enumerate(raw, 1)]
     _nothing_after_the_end(events)
     try:

@@ -49,8 +49,8 @@ class JoinCodeNotFound(ServiceError):
 
 
 class LobbyClosed(ServiceError):
-    """The game takes no one now (`rule` L1: started, expired or aborted; L2: every seat
-    taken), or cannot be started (L1): 409."""
+    """The game takes no one now (`rule` L1: started or expired; L2: every seat taken; T1:
+    aborted), or cannot be started (L1, T1): 409."""
 
     def __init__(self, violation: RuleViolation) -> None:
         super().__init__(violation.message)
@@ -140,7 +140,7 @@ class Lobby:
         """The host starts the waiting game: open seats become bots, the first deal
         (domain.lobby.start). (version, public table). Raises GameNotFound, Unauthorized (no
         token), Forbidden (not the game's admin token nor the server admin key), LobbyClosed
-        (L1: started, expired or aborted), IdempotencyKeyReused."""
+        (L1: started or expired; T1: aborted), IdempotencyKeyReused."""
         if not principal.admin:
             if not principal.holds_token:
                 raise Unauthorized("Starting a game needs its admin token.")

@@ -28,7 +28,7 @@ def test_a_fresh_deal_position_is_dealt_by_r2_3():
 
 
 @pytest.mark.parametrize("fields, error", [
-    ({"hands": [["AS", "AS", "AS"]] + [[]] * 3}, ValueError),
+    ({"hands": [["AS", "AS", "AS"]] + [["2C"], ["3C"], ["4C"]]}, ValueError),  # R1.2: 2 AS
     ({"stock": ["JK", "JK", "JK", "JK"]}, ValueError),
     ({"melds": [{"owner": 0, "cards": ["AS", "2S", "3S"]}]}, RuleViolation),
     ({"discard": ["1H"]}, MalformedAction),

@@ -67,7 +67,8 @@ def abort(game_id):
     """Stop the game for good (the game's admin token or the server admin key)
 
     `GameAborted`: status `aborted`; every later action is refused (422, rule T1) and the
-    workers stop. 422 (T1) when aborted already, R9.4 when the game is over.
+    workers stop. 422: T1 when aborted already, R9.4 when the game is over, L1 when it is a
+    lobby that expired.
     """
     caller = principal(game_id)
     if is_admin_key(admin_key(), service().admin_key):
