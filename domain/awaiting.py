@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from domain.decide_claims import waiting_for_claim
-from domain.offers import eligible, waiting_for
+from domain.offers import first_waiting, waiting_for
 from domain.state import ABORTED, BUYING, CLAIM, FINISHED, PLAYING, SCORING, GameState
 
 
@@ -50,10 +50,7 @@ def first_to_act(state: GameState) -> int:
     offer = rnd.offer
     if rnd.phase != BUYING or offer is None:
         return rnd.turn
-    buyers, passed = offer.buyers, offer.passed
-    for seat in eligible(offer, rnd.turn, state.seats):   # `waiting_for`'s first seat
-        if seat in buyers:
-            break
-        if seat not in passed:
-            return seat
-    raise IndexError("no seat owes an answer to the offer")
+    seat = first_waiting(offer, rnd.turn, state.seats)
+    if seat is None:
+        raise IndexError("no seat owes an answer to the offer")
+    return seat

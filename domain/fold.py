@@ -20,7 +20,7 @@ from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
     ABORTED, BUYING, CUT, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Clock, GameState,
-    Offer, RoundState, Takeover,
+    Offer, RoundState, Takeover, adopt,
 )
 
 
@@ -68,19 +68,9 @@ def _frozen(game: dict | None, rnd: dict | None) -> GameState | None:
     if game is None:
         return None
     if rnd is not None:
-        game["round"] = _build(RoundState, _with_passes(rnd))
-    return _build(GameState, game)
+        game["round"] = adopt(RoundState, _with_passes(rnd))
+    return adopt(GameState, game)
 
-
-_set_dict = object.__setattr__
-
-
-def _build(cls: type, fields: dict) -> object:
-    """A frozen `cls` whose instance dict is `fields` itself: the working copy is fold's own
-    and is dropped right after, so adopting it saves copying every field again."""
-    obj = object.__new__(cls)
-    _set_dict(obj, "__dict__", fields)
-    return obj
 
 
 def _took_from_discard(rnd: dict, seat: int, card: str) -> None:

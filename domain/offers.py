@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from domain.state import Offer, RoundState
+from domain.state import Offer, RoundState, adopt
 
 PENDING = "pending"
 
@@ -36,21 +36,14 @@ def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
         fields["buyers"] = offer.buyers + (seat,)
     else:
         fields["passed"] = offer.passed + (seat,)
-    return _adopting(fields)
+    return adopt(Offer, fields)
 
 
 def with_passes(offer: Offer, seats: tuple[int, ...]) -> Offer:
     """`offer` after `seats` passed, in that order (R6.2, R6.9); built like `with_answer`."""
     fields = dict(offer.__dict__)
     fields["passed"] = offer.passed + seats
-    return _adopting(fields)
-
-
-def _adopting(fields: dict) -> Offer:
-    """An Offer whose instance dict is `fields` (a fresh dict of every field)."""
-    offer = object.__new__(Offer)
-    object.__setattr__(offer, "__dict__", fields)
-    return offer
+    return adopt(Offer, fields)
 
 
 def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
@@ -69,13 +62,21 @@ def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
 
 def waiting_for(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
     """Seats whose answer still matters: unanswered eligible seats ahead of the best request."""
-    waiting = []
+    return tuple(_waiting(offer, active, seats))
+
+
+def first_waiting(offer: Offer, active: int, seats: int) -> int | None:
+    """`waiting_for(...)[0]` without building the tuple, None when no answer matters."""
+    return next(_waiting(offer, active, seats), None)
+
+
+def _waiting(offer: Offer, active: int, seats: int):
+    buyers, passed = offer.buyers, offer.passed
     for seat in eligible(offer, active, seats):
-        if seat in offer.buyers:
-            break
-        if seat not in offer.passed:
-            waiting.append(seat)
-    return tuple(waiting)
+        if seat in buyers:
+            return
+        if seat not in passed:
+            yield seat
 
 
 def purchase_payable(rnd: RoundState, penalty_cards: int = 1, rebuild: bool = True) -> bool:

@@ -18,6 +18,15 @@ WAITING, EXPIRED = "waiting", "expired"  # a lobby game before its first deal (d
 TIMEOUTS, RESIGNED = "timeouts", "resigned"
 
 
+def adopt(cls: type, fields: dict) -> object:
+    """A frozen dataclass `cls` whose instance dict is `fields` itself, not a copy (fold and
+    the offers build a fresh dict of every field and drop it right after: adopting it saves
+    copying every field again). The caller must pass a dict nothing else holds or changes."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
 @dataclass(frozen=True)
 class Clock:
     """The game's clock settings (event ClockSet): `turn_s` (None: no turn clock), `offer_s`,

@@ -6,7 +6,7 @@ from collections import Counter
 from functools import lru_cache
 
 from domain.bots.analysis import Analysis
-from domain.bots.card_tables import BIT, NUM, POSITION_CODES, RUN_SIZE, SUIT
+from domain.bots.card_tables import BIT, POSITION_CODES, RUN_SIZE, SUIT
 from domain.cards import ACE_HIGH, JOKER, SUITS
 from domain.hand_tally import RUN_LOWS
 
@@ -34,7 +34,6 @@ def analyze_final(hand):
         else:
             left[code] = left.get(code, 0) + 1
             present[SUIT[code]] |= BIT[code]
-    held = dict(left)
     spans, holes, used, wanted, slots = [], 0, [], set(), []
     taken = dict.fromkeys(SUITS, ())    # per suit: the (low, high) spans picked so far
     for _ in range(FINAL_RUNS):
@@ -65,7 +64,7 @@ def analyze_final(hand):
     need = max(0, holes - jokers) + orphans
     support = Counter(used)
     for code in support:
-        support[code] /= held[code]
+        support[code] /= support[code] + left[code]  # the copies held: used + left
     plans = [(need, (), tuple(spans))]
     return Analysis(need, frozenset(wanted), support, plans, jokers, ((need, used, slots),))
 

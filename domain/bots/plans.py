@@ -147,21 +147,13 @@ def bounded_need(naturals, jokers, groups, runs, got):
     return max(0, missing - jokers) + empty
 
 
-_SHARES: dict = {}   # plan -> shares_codes(plan): a few hundred plans recur in every game
-
-
+@lru_cache(maxsize=4096)  # a few hundred plans recur in every game; bounded for a worker
 def shares_codes(groups, runs):
     """True when two melds of the plan ask for one code: same-suit windows that overlap (or
     the two ace windows of a suit), or a group rank with a code in one of the windows."""
-    plan = (groups, runs)
-    found = _SHARES.get(plan)
-    if found is None:
-        codes = [code for window in runs if window is not None
-                 for code in WINDOW_CODES[window]]
-        ranks = {NUM[code] for code in codes}
-        found = _SHARES[plan] = (len(set(codes)) < len(codes)
-                                 or any(rank in ranks for rank in groups))
-    return found
+    codes = [code for window in runs if window is not None for code in WINDOW_CODES[window]]
+    ranks = {NUM[code] for code in codes}
+    return len(set(codes)) < len(codes) or any(rank in ranks for rank in groups)
 
 
 def plan_need(naturals, jokers, groups, runs, used=None, gaps=None):
