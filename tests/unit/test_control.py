@@ -127,3 +127,22 @@ def test_control_events_hide_nothing():
                   SeatTakenOver(seat=0, level="basic", reason="timeouts")):
         raw = event_to_dict(event)
         assert redact(raw, 1) == raw and redact(raw, None) == raw
+
+
+@pytest.mark.parametrize("status", ["playing", "scoring", "finished", "aborted", "waiting",
+                                    "expired"])
+def test_decide_skips_the_status_guards_exactly_where_they_cannot_raise(status):
+    """decide calls require_not_aborted and require_started only outside decide._IN_PLAY: a
+    change to either guard that makes it raise in play must change that set too."""
+    from domain.control import require_not_aborted
+    from domain.decide import _IN_PLAY
+    from domain.errors import RuleViolation
+    from domain.lobby import require_started
+    state = dataclasses.replace(state_of(), status=status)
+    raised = []
+    for guard in (require_not_aborted, require_started):
+        try:
+            guard(state)
+        except RuleViolation:
+            raised.append(guard.__name__)
+    assert (not raised) == (status in _IN_PLAY), raised
