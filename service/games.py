@@ -57,7 +57,7 @@ class GameService(GameCreation):
         (taken over, or finishing its timed-out turn): only `reclaim` and `resign` are taken
         then (domain.control). `appended` is called when the action was appended now (not for
         an idempotent replay: the metrics count actions once)."""
-        seat = self._seat_of(principal)
+        seat = self.seat_of(principal)
         version, state = self.play(game_id, seat, action, idempotency_key, if_match, human=True,
                                    appended=appended)
         return version, self.with_deadline(game_id, version, state,

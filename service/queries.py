@@ -167,7 +167,7 @@ class GameReads:
     def seat_view(self, game_id: str, principal: Principal) -> tuple[int, dict]:
         """(version, the caller's seat view with its legal actions). Raises GameNotFound,
         Unauthorized (no token), Forbidden (a token without a seat: the admin's)."""
-        seat = self._seat_of(principal)
+        seat = self.seat_of(principal)
         version, state = self.load(game_id)
         return version, self.with_deadline(game_id, version, state,
                                            self._with_origin(game_id, seat_view(state, seat)))
@@ -301,7 +301,9 @@ class GameReads:
         return {**view, "origin": self.records.get(game_id).origin}
 
     @staticmethod
-    def _seat_of(principal: Principal) -> int:
+    def seat_of(principal: Principal) -> int:
+        """The seat `principal` plays. Raises Forbidden for a token without a seat (the
+        admin's, a spectator's), Unauthorized for no token."""
         if principal.seat is not None:
             return principal.seat
         if principal.holds_token:

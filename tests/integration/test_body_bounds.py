@@ -79,3 +79,13 @@ def test_an_action_without_a_credential_is_a_401_before_its_body_is_validated(cl
     assert response.status_code == 401 and response.content_type == PROBLEM
     unknown = post(client, f"/v1/games/{'f' * 16}/actions", text, **headers)
     assert unknown.status_code == 404
+
+
+def test_an_action_with_a_token_that_has_no_seat_is_a_403_before_its_body_is_validated(client,
+                                                                                        game):
+    """The game's admin token plays no seat: refused as a valid body would be (403), not
+    with a 422 about a body it could never have played."""
+    text = flood({"type": "draw", "from": "stock"}, 10_000)
+    response = post(client, f"/v1/games/{game['id']}/actions", text,
+                    **bearer(game["admin_token"]))
+    assert response.status_code == 403 and response.content_type == PROBLEM

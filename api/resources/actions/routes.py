@@ -14,7 +14,7 @@ from api.resources import Blueprint
 from api.operations import idempotency_key
 from api.ratelimits import spend_on_refusal
 from api.resources.actions.schemas import ActionResultSchema, ActionSchema
-from service.errors import ServiceError, Unauthorized
+from service.errors import ServiceError
 
 blp = Blueprint("actions", __name__, url_prefix="/v1/games", description="Playing a seat")
 
@@ -28,9 +28,8 @@ def _caller_first() -> None:
         return
     try:
         g.actor = principal(request.view_args["game_id"])
-        if g.actor.seat is None and not g.actor.holds_token:  # the public: no seat to play
-            raise Unauthorized("This needs a seat token.")
-    except ServiceError:  # Unauthorized (401), GameNotFound (404)
+        service().seat_of(g.actor)  # 401 without a token, 403 with one that has no seat
+    except ServiceError:  # Unauthorized (401), Forbidden (403), GameNotFound (404)
         spend_on_refusal()  # RateLimitExceeded (429) once the budget is spent
         raise
 
