@@ -84,6 +84,15 @@ def admin_key() -> str | None:
     return request.headers.get("X-Admin-Key") or None
 
 
+def server_admin_key() -> str | None:
+    """The server admin key when the request carries it, as ``X-Admin-Key`` or as the bearer
+    (docs/threat-model.md), else None (a wrong ``X-Admin-Key`` is refused before any route:
+    api.admin_keys)."""
+    configured = service().admin_key
+    return next((given for given in (admin_key(), bearer_token())
+                 if is_admin_key(given, configured)), None)
+
+
 def checked_admin_key() -> str | None:
     """The ``X-Admin-Key`` header when it is the server admin key; None without the header.
     Raises the service's ``Forbidden`` (403) for any other key, so that a mistyped key is not

@@ -19,14 +19,13 @@ from apispec import BasePlugin
 from flask import Flask, current_app, g, request
 from flask_limiter import HeaderNames, Limiter, RateLimitExceeded
 
-from api.auth import admin_key, bearer_token, service
+from api.auth import bearer_token, server_admin_key, service
 from api.player_auth import rate_credential
 from api.errors import PROBLEM_JSON, ProblemSchema, problem
 from api.problems import listing
 from service.config import RateLimits
 from service.errors import ServiceError
 from service.store import StoreError
-from service.tokens import is_admin_key
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +106,7 @@ def rate_key() -> str:
 
 def _credential() -> str | None:
     svc, bearer = service(), bearer_token()
-    if is_admin_key(admin_key(), svc.admin_key) or is_admin_key(bearer, svc.admin_key):
+    if server_admin_key() is not None:
         return "server-admin"
     player = rate_credential(bearer)  # a player acted for: counted per player
     if player is not None:

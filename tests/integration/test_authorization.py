@@ -247,6 +247,20 @@ def test_positions_and_imports_need_the_server_admin_key_not_a_game_token(client
     assert imported.status_code == 201
 
 
+def test_the_server_admin_key_as_bearer_creates_from_a_position_as_the_header_does(client,
+                                                                                   admin_key):
+    """docs/threat-model.md: the server admin key counts as bearer or as X-Admin-Key. As a
+    bearer it once passed creation's credential check and was then taken for anonymous (403
+    for a position, the anonymous Idempotency-Key scope)."""
+    body = {"seats": HUMANS, "position": {"deal": {"round": 1, "dealer": 0}}}
+    key = {"Idempotency-Key": "admin-bearer-position-1"}
+    as_bearer = client.post("/v1/games", json=body,
+                            headers={"Authorization": f"Bearer {admin_key}", **key})
+    assert as_bearer.status_code == 201, as_bearer.get_json()
+    as_header = client.post("/v1/games", json=body, headers={"X-Admin-Key": admin_key, **key})
+    assert as_header.get_json()["id"] == as_bearer.get_json()["id"]  # one caller, one scope
+
+
 def test_the_leak_check_sees_hands_and_stock_in_the_server_admins_full_table(table):
     full_now = table["full"][1]
     assert leaks({"hand": full_now["hands"][2]}, 0, table["full"])

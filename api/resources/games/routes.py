@@ -4,7 +4,7 @@ from werkzeug.routing import BaseConverter
 
 from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, link, links
-from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, service
+from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, server_admin_key, service
 from api.player_auth import INTEGRATION_KEY, PLAYER_JWT
 from api.operations import idempotency_key
 from api.resources.players.creation import check_creator, creator_scope
@@ -56,7 +56,7 @@ def create_game(body):
     the same tokens) and creates no second game; the answer is kept sealed with the key for
     24 h, per caller (anonymous, server admin key, integration key and player, player JWT).
     """
-    key = admin_key()  # the server admin key or None: api.admin_keys refused any other
+    key = server_admin_key()  # X-Admin-Key or the bearer; api.admin_keys refused another
     check_creator(body)
 
     def create() -> dict:

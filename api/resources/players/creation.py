@@ -1,12 +1,11 @@
 """What a game's creator may ask for on behalf of players (docs/players.md): seats' player ids
 need the integration key or the server admin key (a player JWT: its own `sub` only), and so
 does a game's own `webhook_url` (a JWT may not set one)."""
-from api.auth import admin_key, bearer_token, service
+from api.auth import bearer_token, server_admin_key, service
 from api.player_auth import acting_player
 from api.ratelimits import client_ip
 from service.errors import Forbidden, Unauthorized
 from service.players import check_assignment
-from service.tokens import is_admin_key
 
 
 def check_creator(body: dict) -> None:
@@ -17,12 +16,11 @@ def check_creator(body: dict) -> None:
     (docs/threat-model.md)."""
     bearer = bearer_token()
     acting = acting_player(bearer)
-    if (bearer is not None and acting is None
-            and not is_admin_key(bearer, service().admin_key)):
+    admin = server_admin_key() is not None
+    if bearer is not None and acting is None and not admin:
         raise Unauthorized("The bearer token is not a credential of a game's creator: send a "
                            "player JWT, the server admin key, or none (an anonymous creation).")
-    integrator = (acting is not None and acting.integrator) or is_admin_key(admin_key(),
-                                                                            service().admin_key)
+    integrator = (acting is not None and acting.integrator) or admin
     own = acting.player if acting is not None and not acting.integrator else None
     check_assignment(body.get("seats"), integrator, own)
     if body.get("webhook_url") is not None and not integrator:
@@ -35,7 +33,7 @@ def creator_scope() -> str:
     none), "player:<sub>" (a player JWT), else "anonymous:<address>": an anonymous caller's
     address (api.ratelimits.client_ip), so that two anonymous clients who chose the same key
     and body elsewhere never read each other's tokens. Raises what acting_player raises."""
-    if is_admin_key(admin_key(), service().admin_key):
+    if server_admin_key() is not None:
         return "admin"
     acting = acting_player(bearer_token())
     if acting is None:
