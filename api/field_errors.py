@@ -3,7 +3,7 @@ rest.
 
 marshmallow reports one entry per invalid or unknown field: a body of 300,000 unknown fields
 (4 MiB) gave a 9.2 MB problem listing all of them (and `POST /v1/games` with 60,000 bad seats,
-3.8 MB). Here the `errors` member keeps the shape webargs gives it (location -> field ->
+3.5 MB). Here the `errors` member keeps the shape webargs gives it (location -> field ->
 messages, nested for lists and objects: ``{"json": {"seats": {"0": {"kind": ["..."]}}}}``) but
 holds at most SHOWN fields; `errors_omitted` counts the fields left out. Names and messages are
 cut to NAME_CHARS / MESSAGE_CHARS, so the answer is a few KB whatever the body.

@@ -28,7 +28,7 @@ MAX_DEPTH = 32
 # An action, a join, a spectator request are a few hundred bytes; a game creation with a
 # `position` at most a few KB (the largest conformance position is 1,227 bytes of JSON). Read
 # and validated, a body costs server CPU in proportion to its size (a 4 MiB body of unknown
-# fields took 4-7 s before it was refused), so every route reads at most 64 KiB...
+# fields took 5.7-7.3 s before it was refused, load 8-12), so every route reads at most 64 KiB...
 SMALL_BODY_BYTES = 64 * 1024
 # ...but an import, whose exported record is 0.1-0.5 MB (api.MAX_BODY_BYTES); it needs the
 # server admin key, checked before its body is read (``init_app``).
