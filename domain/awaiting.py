@@ -25,8 +25,27 @@ class Awaiting(NamedTuple):
                 "seats": list(self.seats)}
 
 
+# The last two states asked about, with their answers. States are immutable and a service
+# asks about the same ones several times in a row (a worker's append: the state before and
+# after it, for its follow-ups, index, snapshot and projections, ~10 times; issue 12), so an
+# identity check answers most. Holding the states keeps their ids from being reused; the pair
+# is swapped whole, so threads sharing it can only miss, never read a wrong answer.
+_recent: tuple[tuple[object, object], ...] = ((object(), None), (object(), None))
+
+
 def awaiting(state: GameState) -> Awaiting:
     """Return what the game waits for in `state`."""
+    global _recent
+    recent = _recent
+    for held, answer in recent:
+        if held is state:
+            return answer
+    answer = _awaiting(state)
+    _recent = ((state, answer), recent[0])
+    return answer
+
+
+def _awaiting(state: GameState) -> Awaiting:
     if state.status in (SCORING, FINISHED, ABORTED):
         return Awaiting(state.status, None, None, ())
     rnd = state.round
