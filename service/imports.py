@@ -1,14 +1,16 @@
 """Checks of an exported record before it is imported again (GameService.import_game): its
-events must be events of this code, follow one from another, and keep the profile's deck. A
+events must be events of this code, follow one from another, keep the profile's deck, and
+score each round as the rules do. A
 record is client input: every refusal is a ValueError naming the event, never Python's own
 message. Its table events (service.table_events) are checked for their shape and kept where
 they stand, so the imported game's versions are the record's; the fold skips them."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 
-from domain import fold, full_deck, full_view, public_view
+from domain import decide, fold, full_deck, full_view, public_view
 from domain.bots import BOT_LEVELS
 from domain.cards import physical_card
 from domain.errors import RuleViolation
@@ -74,7 +76,45 @@ def _fold_record(raw: list[dict]) -> object:
         state = fold(rules_events(events))
     except Exception:  # noqa: BLE001 - find the event, below
         state = _refused_event(events)
+    _scoring_checked(events)
     return _seats_checked(events, state)
+
+
+SCORE = {"type": "score_round"}
+
+
+def _scoring_checked(events: list) -> None:
+    """Raise ValueError naming the first RoundScored whose scores or totals are not the rules'
+    for the round before it (R9.1-R9.3, R11.11, R11.12, R11.19), or whose next event is not
+    the one scoring decides: GameEnded with its winners and totals (R9.4), else the next
+    round's deal by the next dealer (R2.2, R11.16; its deck is the record's own shuffle).
+    The fold applies the scores it is given; scoring is where a record could change who won."""
+    state, start, version = None, 0, 0
+    played = [(version, event) for version, event in enumerate(events, 1)
+              if rules_events((event,))]
+    for index, (version, event) in enumerate(played):
+        if type(event).__name__ != "RoundScored":
+            continue
+        state = fold([e for _, e in played[start:index]], state)
+        start = index
+        following = played[index + 1][1] if index + 1 < len(played) else None
+        try:
+            scored, then = decide(state, None, SCORE, random.Random(0))
+            rescored = event == scored and _follows(then, following)
+        except Exception:  # noqa: BLE001 - no round awaited its scoring there (R9)
+            rescored = False
+        if not rescored:
+            raise ValueError(f"event {version} (RoundScored) does not score the round before "
+                             "it as the rules do, or what follows it does not (R9.1-R9.4)")
+
+
+def _follows(decided: object, recorded: object) -> bool:
+    """Whether `recorded` is the event scoring decided after RoundScored: the same GameEnded,
+    or a deal of the same round by the same dealer (None: the record stops there)."""
+    if recorded is None or type(decided).__name__ == "GameEnded":
+        return recorded is None or recorded == decided
+    return (type(recorded) is type(decided) and recorded.round == decided.round
+            and recorded.dealer == decided.dealer)
 
 
 def _nothing_after_the_end(events: list) -> None:

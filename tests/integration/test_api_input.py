@@ -173,6 +173,56 @@ def test_a_finished_games_record_is_imported(client, admin_key):
     assert client.get(response.headers["Location"]).get_json()["status"] == "finished"
 
 
+def _rescored(record: dict, change) -> dict:
+    """`record` with `change(data)` applied to its last RoundScored's data."""
+    scored = [e for e in record["events"] if e["type"] == "RoundScored"][-1]
+    change(scored["data"])
+    return record
+
+
+@pytest.mark.parametrize("change", [
+    lambda data: data.update(totals=[t - 5 for t in data["totals"]]),   # totals that do not add up
+    lambda data: data.update(scores=[0] * len(data["scores"])),         # nobody's hand counted
+])
+def test_r9_a_record_scoring_a_round_otherwise_than_the_rules_is_a_422_and_creates_nothing(
+        client, game, admin_key, change):
+    """The fold takes the scores a RoundScored carries: an import scores each round again
+    (R9.1-R9.3), else a record could name other winners than its play gives."""
+    from tests.integration.records import finished_record
+    version = [e["version"] for e in finished_record()["events"]
+               if e["type"] == "RoundScored"][-1]
+    problem = assert_problem(import_(client, admin_key, _rescored(finished_record(), change)),
+                             422)
+    assert f"event {version} (RoundScored)" in problem["detail"] and "R9" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_r9_a_record_scoring_a_round_still_in_play_is_a_422_not_a_500(client, game, admin_key):
+    from tests.integration.records import finished_record
+    record = finished_record()
+    scored = next(e for e in record["events"] if e["type"] == "RoundScored")
+    record["events"].insert(5, {**scored})
+    for version, event in enumerate(record["events"], 1):
+        event["version"] = version
+    record["version"] = len(record["events"])
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith("event 6 (RoundScored)"), problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_r9_4_a_record_ending_with_other_winners_than_its_totals_is_a_422(client, game,
+                                                                          admin_key):
+    from tests.integration.records import finished_record
+    record = finished_record()
+    ended = record["events"][-1]
+    assert ended["type"] == "GameEnded"
+    ended["data"]["winners"] = [seat for seat in range(4)
+                                if seat not in ended["data"]["winners"]][:1]
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert "RoundScored" in problem["detail"] and "R9.4" in problem["detail"]
+    assert_unchanged(client, game)
+
+
 @pytest.mark.parametrize("cut", [50, 2, -1])
 def test_a_record_whose_last_event_is_not_game_ended_is_a_422_and_creates_nothing(client, game,
                                                                                    admin_key,

@@ -159,7 +159,13 @@ def export_game(game_id):
 @blp.doc(security=[ADMIN_KEY])
 @blp.doc(**links(201, **game_links("$response.body#/id", "$response.body#/version")))
 def import_game(record):
-    """Re-create a game from an exported record (server admin key)"""
+    """Re-create a game from an exported record (server admin key)
+
+    The record is checked before anything is written: events of this server's types and
+    schemas that follow one from another (the fold), nothing played after the game's end
+    (R9.4), the cards of the deck each in one place (R1.2, R1.4), every round scored as the
+    rules score it and the game ended with the winners its totals give (R9.1-R9.4). A record
+    that fails a check is a 422 naming its first failing event; nothing is created."""
     created = service().import_game(record, admin_key())
     return _created(created)
 
