@@ -21,9 +21,7 @@ game under a status it left. Pages merge the shards newest first; the cursor is 
 """
 from __future__ import annotations
 
-import base64
 import heapq
-import re
 import time
 from typing import Iterator
 
@@ -31,6 +29,7 @@ import redis
 
 from service.clock import rfc3339
 from service.keys import INDEX_SHARDS, events_key, index_key, index_shard, summary_key
+from service.pages import decode_cursor, encode_cursor
 from service.redis_store import backend_errors
 
 STATUSES = ("waiting", "playing", "scoring", "finished", "aborted", "expired")
@@ -91,26 +90,6 @@ end
 return 1
 """
 
-def encode_cursor(created_ms: int, game_id: str) -> str:
-    """The opaque cursor after the item (`created_ms`, `game_id`)."""
-    return base64.urlsafe_b64encode(f"{created_ms}:{game_id}".encode()).decode()
-
-
-_CURSOR = re.compile(r"([0-9]{1,16}):([0-9A-Za-z_-]{1,64})")
-
-
-def decode_cursor(cursor: str) -> tuple[int, str]:
-    """(created_ms, game_id) of a cursor: exactly what encode_cursor gives. Raises ValueError
-    for anything else (not base64, not `<ms>:<id>`, not written as encode_cursor writes it)."""
-    try:
-        match = _CURSOR.fullmatch(base64.urlsafe_b64decode(cursor.encode("ascii")).decode("ascii"))
-    except (ValueError, UnicodeError):
-        match = None
-    if match is None or encode_cursor(int(match[1]), match[2]) != cursor:
-        raise ValueError("not a cursor of this list")
-    return int(match[1]), match[2]
-
-
 def set_name(status: str) -> str:
     """The name of the set of the games of `status` (one of STATUSES) in a shard: the status,
     but LOBBY_SET for "waiting"."""
@@ -134,29 +113,6 @@ def index_keys(game_id: str) -> list[str]:
     (shard_keys), then its shard's unlisted set."""
     shard = index_shard(game_id)
     return [summary_key(game_id), *shard_keys(shard), index_key(shard, UNLISTED_SET)]
-
-
-def ids_after(client: redis.Redis, key: str, after: tuple[int, str] | None, count: int,
-              hidden: str | None = None) -> list[tuple[int, str]]:
-    """Up to `count` (score, member) of the sorted set `key` strictly after `after` in (score
-    desc, member desc) order, leaving out the members of the sorted set `hidden` (the unlisted
-    games): a page of a listing by creation ms (the game list, a player's inbox)."""
-    found: list[tuple[int, str]] = []
-    offset, high = 0, "+inf" if after is None else after[0]
-    with backend_errors():
-        while len(found) < count:
-            batch = client.zrevrangebyscore(key, high, "-inf", start=offset, num=count,
-                                            withscores=True)
-            if not batch:
-                break
-            offset += len(batch)
-            left_out = (client.zmscore(hidden, [m for m, _ in batch]) if hidden
-                        else [None] * len(batch))
-            for (member, score), out in zip(batch, left_out):
-                item = (int(score), member.decode())
-                if out is None and (after is None or item < after):
-                    found.append(item)
-    return found[:count]
 
 
 class GameIndex:

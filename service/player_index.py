@@ -15,8 +15,9 @@ import redis
 from domain import awaiting
 from service.clock import rfc3339
 from service.errors import GameNotFound
-from service.index import MAX_LIMIT, decode_cursor, encode_cursor, ids_after
+from service.index import MAX_LIMIT
 from service.keys import player_games_key
+from service.pages import decode_cursor, encode_cursor, ids_after
 from service.redis_store import backend_errors
 
 # The statuses of the player index: "scoring" counts as "playing" (the round's scoring is
