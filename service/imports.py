@@ -1,9 +1,9 @@
 """Checks of an exported record before it is imported again (GameService.import_game): its
 events must be events of this code, follow one from another, keep the profile's deck, and
-score each round as the rules do. A
-record is client input: every refusal is a ValueError naming the event, never Python's own
-message. Its table events (service.table_events) are checked for their shape and kept where
-they stand, so the imported game's versions are the record's; the fold skips them."""
+score each round as the rules do. A record is client input: every refusal is a ValueError
+naming the event, never Python's own message. Its table events (service.table_events) are
+checked for their shape and kept where they stand, so the imported game's versions are the
+record's; the fold skips them."""
 from __future__ import annotations
 
 import dataclasses
@@ -89,7 +89,7 @@ def _scoring_checked(events: list) -> None:
     the one scoring decides: GameEnded with its winners and totals (R9.4), else the next
     round's deal by the next dealer (R2.2, R11.16; its deck is the record's own shuffle).
     The fold applies the scores it is given; scoring is where a record could change who won."""
-    state, start, version = None, 0, 0
+    state, start = None, 0
     played = [(version, event) for version, event in enumerate(events, 1)
               if rules_events((event,))]
     for index, (version, event) in enumerate(played):
