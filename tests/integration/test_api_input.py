@@ -210,6 +210,40 @@ def test_r9_a_record_scoring_a_round_still_in_play_is_a_422_not_a_500(client, ga
     assert_unchanged(client, game)
 
 
+@pytest.mark.parametrize("change", [
+    lambda deck: deck.__setitem__(15, "ZZ"),          # a card that is no card
+    lambda deck: deck.pop(),                          # 106 cards
+    lambda deck: deck.__setitem__(-1, deck[0]),       # one card twice, another lost
+    lambda deck: deck.extend(["JK"] * 20),            # jokers added
+])
+def test_r1_4_a_record_whose_first_round_is_not_dealt_from_the_deck_is_a_422(client, game,
+                                                                          admin_key, change):
+    """The newcomer tester's records: only the last round's cards were counted, so a first
+    deal of 106 cards, or with a card `ZZ` (every replay of that round then a 500), was
+    imported. Every event's table must hold the deck's cards, each once."""
+    from tests.integration.records import finished_record
+    record = finished_record()
+    dealt = first(record["events"], "RoundDealt")
+    change(dealt["data"]["deck"])
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {dealt['version']} (RoundDealt)"), problem
+    assert "R1.4" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_r1_4_a_record_bringing_a_card_in_and_out_within_a_round_is_a_422(client, game,
+                                                                          admin_key):
+    """A card drawn as another and discarded again leaves the round's end whole: every
+    event's table is counted, not only the round's end."""
+    from tests.integration.records import finished_record
+    record = finished_record()
+    drawn = first(record["events"], "CardDrawn")
+    drawn["data"]["card"] = "ZZ"
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {drawn['version']} (CardDrawn)"), problem
+    assert_unchanged(client, game)
+
+
 def test_r9_4_a_record_ending_with_other_winners_than_its_totals_is_a_422(client, game,
                                                                           admin_key):
     from tests.integration.records import finished_record
