@@ -47,10 +47,14 @@ def view_or_not_modified(version: int, view: dict):
 def if_match_version() -> int | None:
     """Return the version of ``If-Match`` (None when absent or ``*``).
 
-    Raises ApiProblem 400 when the header is not a single version tag.
+    Raises ApiProblem 400 when the header is not a single version tag, an empty one included:
+    a client that builds it from an empty variable must not lose its guard without a word.
     """
-    value = request.headers.get("If-Match", "").strip()
-    if value in ("", "*"):
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip()
+    if value == "*":
         return None
     version = _parse(value)
     if version is None:

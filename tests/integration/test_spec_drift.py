@@ -30,7 +30,7 @@ def test_the_import_path_is_not_taken_for_a_game_id(client):
 
 
 @pytest.mark.parametrize("value", ['"3"', "3", 'W/"3"', "*", '"_,p"', "3, 4", '"3", "4"',
-                                   "abc", '"-1"', "1" * 19])
+                                   "abc", '"-1"', "1" * 19, "", " "])
 def test_if_match_is_refused_exactly_when_the_document_does_not_allow_it(client, game, value):
     pattern = parameter("/v1/games/{game_id}/actions", "post", "If-Match")["schema"]["pattern"]
     answer = client.post(f"/v1/games/{game['id']}/actions", json={"type": "draw", "from": "stock"},
