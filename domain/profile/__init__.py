@@ -4,8 +4,10 @@ from domain.profile.options import (
     requirement,
 )
 from domain.profile.presets import PRESETS
-from domain.profile.resolve import OPTION_CHECKS, UnsupportedProfile, resolve
+from domain.profile.resolve import (
+    CUT_BONUS_MAX, OPTION_CHECKS, SAFE_INT, UnsupportedProfile, resolve,
+)
 
 __all__ = ["GROUP", "MAX_PLAY_OFFS", "RUN", "STANDARD_CONTRACTS", "STANDARD_MELDS", "MeldRules",
            "RuleProfile", "requirement", "PRESETS", "OPTION_CHECKS", "UnsupportedProfile",
-           "resolve"]
+           "resolve", "SAFE_INT", "CUT_BONUS_MAX"]

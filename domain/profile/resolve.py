@@ -30,7 +30,16 @@ class UnsupportedProfile(ValueError):
 _NAMES = {f.name for f in dataclasses.fields(RuleProfile)}
 
 
-def _positive(v): return _int(v) and v >= 1
+# The largest integer every JSON client holds exactly (a JavaScript number): an option's value
+# is in every view of the game, so no count may pass it.
+SAFE_INT = 2**53 - 1
+# A cut bonus is taken off a total once a round, at most 18 rounds (15 contracts, 3 play-offs:
+# R11.5, R11.16), so totals stay far within SAFE_INT; Liverpool's is 50.
+CUT_BONUS_MAX = 10**12
+
+
+def _positive(v): return _int(v) and 1 <= v <= SAFE_INT
+def _count(v): return _int(v) and 0 <= v <= SAFE_INT
 def _int(v): return isinstance(v, int) and not isinstance(v, bool)
 def _bool(v): return isinstance(v, bool)
 def _between(low, high): return lambda v: _int(v) and low <= v <= high
@@ -59,10 +68,10 @@ OPTION_CHECKS = {
     "ace": ("R11.14", _one_of("low_or_high", "high_only"), "'low_or_high' or 'high_only'"),
     "wild_twos": ("R11.15", _bool, "true or false"),
     "ties": ("R11.16", _one_of("shared", "play_off"), "'shared' or 'play_off'"),
-    "stock_rebuilds": ("R11.17", _optional(lambda v: _int(v) and v >= 0),
+    "stock_rebuilds": ("R11.17", _optional(_count),
                        "null (unlimited) or a non-negative integer"),
     "shanghai_call": ("R11.18", _bool, "true or false"),
-    "cut_bonus": ("R11.19", lambda v: _int(v) and v >= 0, "a non-negative integer"),
+    "cut_bonus": ("R11.19", _between(0, CUT_BONUS_MAX), "an integer 0 to 10^12"),
     "max_turns_per_round": ("R10.4", _positive, "a positive integer"),
 }
 

@@ -49,6 +49,29 @@ def test_a_refused_profile_is_a_422_naming_option_and_rule(client):
     assert (problem["option"], problem["rule"]) == ("deal_sizes", "R11.4")
 
 
+@pytest.mark.parametrize("option,value,rule", [
+    ("cut_bonus", 10**12 + 1, "R11.19"),
+    ("cut_bonus", int("9" * 4200), "R11.19"),   # the newcomer tester's: it was a 201
+    ("stock_rebuilds", 2**53, "R11.17"),
+    ("purchases_per_player_per_round", 2**53, "R11.9"),
+    ("max_turns_per_round", 2**53, "R10.4"),
+])
+def test_a_count_past_what_every_json_client_holds_is_a_422(client, option, value, rule):
+    """Options are in every view: a value no JavaScript number holds exactly is refused."""
+    answer = client.post("/v1/games", json={"seats": SIX[:4], "profile": {
+        "preset": "liverpool", option: value}})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and problem["type"] == "/docs/problems#unsupported-profile"
+    assert (problem["option"], problem["rule"]) == (option, rule)
+    assert client.get("/v1/games").get_json()["items"] == []
+
+
+def test_the_largest_cut_bonus_is_played(client):
+    made = client.post("/v1/games", json={"seats": SIX[:4], "profile": {
+        "preset": "liverpool", "cut_bonus": 10**12}})
+    assert made.status_code == 201, made.get_json()
+
+
 def test_a_liverpool_deal_awaits_the_cut_from_the_dealers_right_then_deals(client):
     game = client.post("/v1/games", json={"seats": SIX[:4], "profile": "liverpool"}).get_json()
     table = client.get(f"/v1/games/{game['id']}").get_json()

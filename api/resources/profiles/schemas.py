@@ -3,8 +3,7 @@ range or enum and default (R11.1-R11.20), and the presets' answers."""
 import marshmallow as ma
 from marshmallow import fields
 
-from domain.profile import OPTION_CHECKS, PRESETS, RuleProfile
-from api.resources.fields import MAX_VERSION
+from domain.profile import CUT_BONUS_MAX, OPTION_CHECKS, PRESETS, SAFE_INT, RuleProfile
 
 _INT, _BOOL = {"type": "integer"}, {"type": "boolean"}
 _REQUIREMENT = {"oneOf": [
@@ -22,7 +21,8 @@ _SHAPES = {
     "jokers": {**_INT, "minimum": 0, "maximum": 8,
                "description": "At most 2 x packs; default two per pack for shanghai, else one "
                               "fewer than players"},
-    "deal_sizes": {"type": "array", "items": {**_INT, "minimum": 1}, "minItems": 1,
+    "deal_sizes": {"type": "array", "items": {**_INT, "minimum": 1, "maximum": SAFE_INT},
+                   "minItems": 1,
                    "maxItems": 15},
     "contracts": {"type": "array", "minItems": 1, "maxItems": 15,
                   "items": {"type": "array", "minItems": 1, "maxItems": 6,
@@ -31,18 +31,19 @@ _SHAPES = {
     "lay_off_on_opening_turn": _BOOL,
     "buying": _BOOL,
     "buying_from_round": {**_INT, "minimum": 1, "maximum": 15},
-    "purchases_per_player_per_round": {**_INT, "minimum": 1, "nullable": True},
+    "purchases_per_player_per_round": {**_INT, "minimum": 1, "maximum": SAFE_INT,
+                                       "nullable": True},
     "penalty_cards_per_purchase": {**_INT, "minimum": 0, "maximum": 3},
     "joker_penalty": {**_INT, "minimum": 0, "maximum": 100},
     "pip_scoring": {"type": "string", "enum": ["face_value", "bands"]},
-    "jokers_per_run": {**_INT, "minimum": 1, "nullable": True},
+    "jokers_per_run": {**_INT, "minimum": 1, "maximum": SAFE_INT, "nullable": True},
     "ace": {"type": "string", "enum": ["low_or_high", "high_only"]},
     "wild_twos": _BOOL,
     "ties": {"type": "string", "enum": ["shared", "play_off"]},
-    "stock_rebuilds": {**_INT, "minimum": 0, "nullable": True},
+    "stock_rebuilds": {**_INT, "minimum": 0, "maximum": SAFE_INT, "nullable": True},
     "shanghai_call": _BOOL,
-    "cut_bonus": {**_INT, "minimum": 0},
-    "max_turns_per_round": {**_INT, "minimum": 1, "maximum": MAX_VERSION},
+    "cut_bonus": {**_INT, "minimum": 0, "maximum": CUT_BONUS_MAX},
+    "max_turns_per_round": {**_INT, "minimum": 1, "maximum": SAFE_INT},
 }
 
 
