@@ -49,7 +49,8 @@ def conformance(paths: tuple[str, ...]) -> None:
 
 
 @click.command()
-@click.option("--games", default=10, show_default=True, help="games to play")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="games to play")
 @click.option("--seed", default=0, show_default=True, help="seed of the first game")
 @click.option("--levels", default="basic", show_default=True,
               help="bot levels, comma separated, rotated over the seats game by game")

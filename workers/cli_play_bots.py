@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import click
@@ -84,6 +85,17 @@ def _create(url: str, body: dict) -> dict:
             raise click.ClickException(f"no service at {url}: {error.reason}") from None
 
 
+def _profile(text: str) -> str | dict:
+    """`--profile`: a preset name, or the JSON object of options it starts with `{`. Raises
+    click.BadParameter for text that is not JSON."""
+    if not text.lstrip().startswith("{"):
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--profile") from None
+
+
 def _detail(refused: urllib.error.HTTPError) -> str:
     try:
         return str(json.loads(refused.read()).get("detail", refused.reason))
@@ -107,12 +119,16 @@ def _detail(refused: urllib.error.HTTPError) -> str:
 def play_bots(url: str, levels: tuple[str, ...], seat_count: int, profile: str,
               seed: int | None, timeout: float) -> None:
     """Create a game of bots on the service at URL and print its scores to the end."""
+    if len(levels) > seat_count:
+        raise click.BadParameter(f"{len(levels)} levels for {seat_count} seats",
+                                 param_hint="--level")
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise click.BadParameter(f"not an http(s) URL: {url!r}", param_hint="--url")
     chosen = list(levels or ("strong", "basic"))[:seat_count]
     chosen += [chosen[-1]] * (seat_count - len(chosen))
     base = url.rstrip("/")
     seats = [{"kind": "bot", "level": level, "name": f"{level}-{n}"} for n, level in enumerate(chosen)]
-    body = {"seats": seats, "profile": json.loads(profile) if profile.lstrip().startswith("{")
-            else profile}
+    body = {"seats": seats, "profile": _profile(profile)}
     if seed is not None:
         body["seed"] = seed
     created = _create(f"{base}/v1/games", body)

@@ -1,7 +1,9 @@
-"""`rummy conformance` and `rummy simulate` from the command line."""
+"""`rummy conformance`, `rummy simulate` and the arguments of `rummy play-bots` from the
+command line."""
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from workers.cli import main
@@ -79,3 +81,19 @@ def test_simulate_refuses_a_profile_naming_its_rule():
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--profile",
                                        '{"preset": "shanghai", "packs": 9}'])
     assert result.exit_code == 2 and "R11.2" in result.output
+
+
+@pytest.mark.parametrize("arguments,hint,says", [
+    (["simulate", "--games", "0"], "'--games'", "0 is not in the range"),
+    (["simulate", "--games", "-1"], "'--games'", "-1 is not in the range"),
+    (["play-bots", "--url", "notaurl"], "--url", "not an http(s) URL"),
+    (["play-bots", "--profile", "{bad"], "--profile", "not JSON"),
+    (["play-bots", "--seats", "3", *["--level", "basic"] * 4], "--level", "4 levels for 3 seats"),
+])
+def test_a_bad_argument_is_a_usage_error_not_a_traceback(arguments, hint, says):
+    """The newcomer tester's: `simulate --games 0` divided by zero, `play-bots` printed a
+    JSONDecodeError or ValueError traceback, or silently dropped levels past --seats."""
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for {hint}" in result.output and says in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
