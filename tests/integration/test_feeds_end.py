@@ -72,6 +72,19 @@ def test_a_reconnect_with_the_last_event_of_a_finished_game_gets_204(client, fin
         str(finished["version"] - 1), str(finished["version"])]
 
 
+def test_past_the_end_of_a_finished_game_the_stream_and_the_long_poll_both_answer_422(
+        client, finished):
+    """The newcomer tester's: the stream answered 204 and the long poll 422 for the same
+    position past a finished game's last version."""
+    past = finished["version"] + 2
+    for answer in (client.get(f"/v1/games/{finished['id']}/stream",
+                              headers={"Last-Event-ID": str(past)}),
+                   client.get(f"/v1/games/{finished['id']}/stream?after={past}"),
+                   client.get(f"/v1/games/{finished['id']}/events?after={past}&wait=5")):
+        assert answer.status_code == 422, answer.status_code
+        assert f"after={past} is past the game's last version" in answer.get_json()["detail"]
+
+
 @pytest.mark.parametrize("over", ["finished", "aborted"])
 def test_a_long_poll_on_a_game_that_is_over_answers_at_once(client, finished, live, over):
     if over == "aborted":

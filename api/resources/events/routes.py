@@ -131,9 +131,11 @@ def stream(args, headers, game_id):
     svc, who = service(), principal(game_id)
     after = headers.get("last_event_id", args["after"])
     last = _over(svc, game_id)
-    if last is not None and after >= last:
-        return Response(status=204)
-    if last is None and after > 0:
+    if last is not None:
+        _refuse_past_end(after, last)  # past the end is a 422, as on the long poll
+        if after == last:
+            return Response(status=204)
+    elif after > 0:
         _refuse_past_end(after, svc.store.version(game_id))
     cfg = current_app.config
     until = time.monotonic() + cfg["RUMMY_SSE_MAX_S"]
