@@ -83,7 +83,7 @@ def named_seat() -> int | None:
     raw = request.headers.get("X-Seat")
     if raw is None:
         return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 2 and raw == str(int(raw))):
         raise ValueError("X-Seat must be a seat number of the game (0 to its seats - 1, R1.1, "
                          "R11.1)")
     return int(raw)
