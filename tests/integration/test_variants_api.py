@@ -117,3 +117,13 @@ def test_a_capped_seats_pass_is_accepted_and_appends_nothing(client, admin_key):
                          headers=bearer(tokens[2]))  # seat 2 made its two purchases (R11.9)
     assert passed.status_code == 200, passed.get_json()
     assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == before
+
+
+def test_players_other_than_the_seats_is_an_unsupported_profile_naming_r11_1(client):
+    """The newcomer tester's: it was an invalid-request with the rule only in its text."""
+    answer = client.post("/v1/games", json={"seats": SIX[:4], "profile": {
+        "preset": "standard", "players": 5}})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and problem["type"] == "/docs/problems#unsupported-profile"
+    assert (problem["option"], problem["rule"]) == ("players", "R11.1")
+    assert "players is 5 but the game has 4 seats" in problem["detail"]
