@@ -1,13 +1,15 @@
 """A flood from one client leaves another client's actions as fast as before (issue 12 "Rate
 limits": goal, the other client's action p99 under the flood within 1.5x of its unloaded value).
 
-`python -m bench.rate_limit_fairness [--samples 200] [--flooders 2] [--threads 8]` starts the
+`python -m bench.rate_limit_fairness [--samples 400] [--rounds 4] [--flooders 2] [--threads 8]` starts the
 stack of bench/stack.py (gunicorn as deployed, the default RUMMY_RATE_LIMITS on the app's Redis,
 no worker) and prints:
-- the victim's action p50/p99 (POST /actions with its seat tokens, paced like players), first
-  unloaded, then while `--flooders` processes (at nice 19: the flood's own CPU is not the
+- the victim's action p50/p99 (POST /actions with its seat tokens, paced like players)
+  unloaded and while `--flooders` processes (at nice 19: the flood's own CPU is not the
   server's) of `--threads` threads each create games anonymously from one address as fast as
-  answered (POST /v1/games);
+  answered (POST /v1/games); the two alternate in `--rounds` rounds of `--samples` /
+  `--rounds` samples each (unloaded, then flooded), so that a drift of the machine's load
+  during the run falls on both alike;
 - their ratio (goal <= 1.5) and the flood's rate and share of 429 answers.
 """
 from __future__ import annotations
@@ -72,9 +74,9 @@ def victim_latencies(base: str, games: list, samples: int, seed: int) -> list[fl
     return times
 
 
-def flood(base: str, threads: int, stop, counts) -> None:
+def flood(base: str, threads: int, flooding, stop, counts) -> None:
     """One flooding process: `threads` threads create games anonymously (the adversarial run's
-    348 creations/s of issue 7) until `stop` is set;
+    348 creations/s of issue 7) while `flooding` is set, until `stop` is set;
     adds (requests, 429s) to `counts`. It runs at the lowest CPU priority: it stands for a
     client on another machine, whose own CPU is not the server's to spend."""
     os.nice(19)
@@ -83,6 +85,8 @@ def flood(base: str, threads: int, stop, counts) -> None:
     def run() -> None:
         with requests.Session() as http:
             while not stop.is_set():
+                if not flooding.wait(0.1):
+                    continue
                 reply = http.post(f"{base}/v1/games", json={"seats": HUMANS})
                 with lock:
                     sent[0] += 1
@@ -99,31 +103,41 @@ def flood(base: str, threads: int, stop, counts) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--flooders", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
+    per_round = max(1, args.samples // args.rounds)
+    quiet, loaded, flooded_s = [], [], 0.0
     with running_stack(workers=0, env=STACK_ENV) as (base, _):
         games = victim_games(base, GAMES)
         victim_latencies(base, games, 20, seed=0)  # warm up both gunicorn workers
-        quiet = victim_latencies(base, games, args.samples, seed=1)
-        stop, counts = multiprocessing.Event(), multiprocessing.Array("l", 2)
-        flooders = [multiprocessing.Process(target=flood, args=(base, args.threads, stop, counts))
+        flooding, stop = multiprocessing.Event(), multiprocessing.Event()
+        counts = multiprocessing.Array("l", 2)
+        flooders = [multiprocessing.Process(target=flood,
+                                            args=(base, args.threads, flooding, stop, counts))
                     for _ in range(args.flooders)]
         for proc in flooders:
             proc.start()
-        time.sleep(1.0)  # the flood is under way before the first sample
-        started = time.monotonic()
-        loaded = victim_latencies(base, games, args.samples, seed=2)
-        elapsed = time.monotonic() - started
+        for number in range(args.rounds):
+            quiet += victim_latencies(base, games, per_round, seed=2 * number + 1)
+            flooding.set()
+            time.sleep(1.0)  # the flood is under way before the first sample
+            started = time.monotonic()
+            loaded += victim_latencies(base, games, per_round, seed=2 * number + 2)
+            flooded_s += time.monotonic() - started + 1.0
+            flooding.clear()
+            time.sleep(1.0)  # the flood's held answers are over before the next quiet sample
         stop.set()
         for proc in flooders:
             proc.join()
     sent, limited = counts[0], counts[1]
     print(f"victim action p50/p99 unloaded {statistics.median(quiet):.1f}/{percentile(quiet, 0.99):.1f} ms"
-          f" | under flood {statistics.median(loaded):.1f}/{percentile(loaded, 0.99):.1f} ms")
+          f" | under flood {statistics.median(loaded):.1f}/{percentile(loaded, 0.99):.1f} ms"
+          f" ({len(quiet)} samples each, {args.rounds} rounds)")
     print(f"p99 ratio {percentile(loaded, 0.99) / percentile(quiet, 0.99):.2f} (goal <= 1.5) | flood "
-          f"{sent / (elapsed + 1.0):.0f} requests/s from {args.flooders}x{args.threads} threads, "
+          f"{sent / flooded_s:.0f} requests/s from {args.flooders}x{args.threads} threads, "
           f"{100 * limited / max(sent, 1):.0f}% answered 429")
 
 
