@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import logging
+import random
 import time
 
 from apispec import BasePlugin
@@ -38,6 +39,10 @@ REFUSAL_BUDGET = "rummy_refusal_budget"  # app.extensions: spend_on_refusal's li
 STORAGE_TIMEOUT_S = 0.5  # a Redis that does not answer costs a request this much, then fails open
 # flask-limiter writes its Retry-After on every limited response; the API sends it on 429 only.
 LIMITER_RETRY_AFTER = "X-Rummy-Limiter-Retry-After"
+# A held 429 ends at a random point of the last half of its hold: held alike, the answers to a
+# flood's connections all ended together, and their next requests then came in one burst that
+# every other client's requests queued behind (bench.rate_limit_fairness).
+HOLD_SPREAD = 0.5
 HEADERS = {HeaderNames.LIMIT: "RateLimit-Limit", HeaderNames.REMAINING: "RateLimit-Remaining",
            HeaderNames.RESET: "RateLimit-Reset", HeaderNames.RETRY_AFTER: LIMITER_RETRY_AFTER}
 
@@ -173,7 +178,7 @@ def _standard_headers(response):
     if reset is not None and reset.isdigit():
         response.headers["RateLimit-Reset"] = str(max(int(reset) - int(time.time()), 0))
     if hold_s:
-        time.sleep(hold_s)
+        time.sleep(hold_s * random.uniform(1 - HOLD_SPREAD, 1))
     return response
 
 
