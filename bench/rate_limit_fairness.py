@@ -108,7 +108,9 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
-    per_round = max(1, args.samples // args.rounds)
+    if args.rounds < 1 or args.samples < args.rounds:
+        parser.error("--rounds must be at least 1 and at most --samples")
+    per_round = args.samples // args.rounds
     quiet, loaded, flooded_s = [], [], 0.0
     with running_stack(workers=0, env=STACK_ENV) as (base, _):
         games = victim_games(base, GAMES)

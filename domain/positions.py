@@ -226,14 +226,16 @@ def _int(value: object) -> bool:
 
 def _scores(value: object, name: str, profile: RuleProfile) -> list[int]:
     """Totals or one round's scores: one int per seat (R9.1-R9.3), non-negative unless a cut
-    bonus may take them below zero (R11.19); None: zeros."""
-    seats, least = profile.players, -10 ** 9 if profile.cut_bonus else 0
+    bonus may take them below zero: by at most the bonus once a round, play-offs included
+    (R11.19, R11.16); None: zeros."""
+    seats = profile.players
+    least = -profile.cut_bonus * (profile.rounds + MAX_PLAY_OFFS)
     if value is None:
         return [0] * seats
     if (not isinstance(value, list) or len(value) != seats
             or not all(_int(v) and v >= least for v in value)):
-        raise ValueError(f"{name} lists one integer per seat ({seats}), non-negative "
-                         f"without a cut bonus, not {value!r}")
+        raise ValueError(f"{name} lists one integer per seat ({seats}), none below {least} "
+                         f"(the cut bonus once a round), not {value!r}")
     return list(value)
 
 

@@ -1,6 +1,7 @@
-"""Pages of a listing by creation time (the game list: service.index; a player's inbox:
-service.player_index): sorted sets scored by creation ms, read newest first, and the opaque
-cursor after a page's last item (its creation ms and id, base64)."""
+"""Pages of a listing by creation time: the opaque cursor after a page's last item (its
+creation ms and id, base64), which the game list (service.index) and a player's inbox
+(service.player_index) both hand out, and the page read of one sorted set scored by creation
+ms, newest first (the inbox's; the game list merges its shards itself)."""
 from __future__ import annotations
 
 import base64
@@ -31,11 +32,10 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
     return int(match[1]), match[2]
 
 
-def ids_after(client: redis.Redis, key: str, after: tuple[int, str] | None, count: int,
-              hidden: str | None = None) -> list[tuple[int, str]]:
+def ids_after(client: redis.Redis, key: str, after: tuple[int, str] | None,
+              count: int) -> list[tuple[int, str]]:
     """Up to `count` (score, member) of the sorted set `key` strictly after `after` in (score
-    desc, member desc) order, leaving out the members of the sorted set `hidden` (the unlisted
-    games): a page of a listing by creation ms (the game list, a player's inbox)."""
+    desc, member desc) order: a page of a listing by creation ms (a player's inbox)."""
     found: list[tuple[int, str]] = []
     offset, high = 0, "+inf" if after is None else after[0]
     with backend_errors():
@@ -45,10 +45,8 @@ def ids_after(client: redis.Redis, key: str, after: tuple[int, str] | None, coun
             if not batch:
                 break
             offset += len(batch)
-            left_out = (client.zmscore(hidden, [m for m, _ in batch]) if hidden
-                        else [None] * len(batch))
-            for (member, score), out in zip(batch, left_out):
+            for member, score in batch:
                 item = (int(score), member.decode())
-                if out is None and (after is None or item < after):
+                if after is None or item < after:
                     found.append(item)
     return found[:count]

@@ -244,6 +244,52 @@ def test_r1_4_a_record_bringing_a_card_in_and_out_within_a_round_is_a_422(client
     assert_unchanged(client, game)
 
 
+def _renumbered(record: dict) -> dict:
+    for version, event in enumerate(record["events"], 1):
+        event["version"] = version
+    record["version"] = len(record["events"])
+    return record
+
+
+def _ended(winners: list, totals: list) -> dict:
+    return {"type": "GameEnded", "schema": 1, "data": {"winners": winners, "totals": totals}}
+
+
+@pytest.mark.parametrize("craft,named", [
+    # the reviewer's records: a GameEnded with winners of its own right after the first deal,
+    # right after GameCreated, or in place of the last scoring; a round left unscored
+    (lambda events: events[:2] + [_ended([3], [0, 500, 500, 500])], "event 3 (GameEnded)"),
+    (lambda events: events[:1] + [_ended([3], [0, 1, 2, 3])], "event 2 (GameEnded)"),
+    (lambda events: [e for e in events if e is not [x for x in events
+                                                     if x["type"] == "RoundScored"][-1]],
+     "(GameEnded)"),
+    (lambda events: [e for e in events if e is not first(events, "RoundScored")],
+     "(RoundDealt)"),
+])
+def test_r9_a_record_skipping_a_scoring_or_ending_early_is_a_422(client, game, admin_key,
+                                                                  craft, named):
+    """The fold applies a GameEnded anywhere, with the winners it names: a game ends only by
+    the scoring of its last round (R9.4), a round that ended is scored next (R9.1)."""
+    from tests.integration.records import finished_record
+    record = finished_record()
+    record["events"] = craft(record["events"])
+    problem = assert_problem(import_(client, admin_key, _renumbered(record)), 422)
+    assert named in problem["detail"] and ("R9" in problem["detail"]), problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_r11_19_a_record_with_a_cut_claimed_exact_is_a_422(client, game, admin_key):
+    """A cut's exactness is what it lifted: claimed exact, it would take the bonus off."""
+    from domain.profile import resolve
+    from tests.integration.records import finished_record
+    record = finished_record(profile=resolve("liverpool"))
+    cut = first(record["events"], "DeckCut")
+    cut["data"]["exact"] = not cut["data"]["exact"]
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {cut['version']} (DeckCut)"), problem["detail"]
+    assert_unchanged(client, game)
+
+
 def test_r9_4_a_record_ending_with_other_winners_than_its_totals_is_a_422(client, game,
                                                                           admin_key):
     from tests.integration.records import finished_record

@@ -163,9 +163,10 @@ def import_game(record):
 
     The record is checked before anything is written: events of this server's types and
     schemas that follow one from another (the fold), nothing played after the game's end
-    (R9.4), the cards of the deck each in one place (R1.2, R1.4), every round scored as the
-    rules score it and the game ended with the winners its totals give (R9.1-R9.4). A record
-    that fails a check is a 422 naming its first failing event; nothing is created."""
+    (R9.4), the cards of the deck each in one place after every event (R1.2, R1.4), every
+    round that ended scored next as the rules score it, the next round dealt only then, and
+    the game ended only by the scoring of its last round (R2.2, R9.1-R9.4). A record that
+    fails a check is a 422 naming its first failing event; nothing is created."""
     created = service().import_game(record, admin_key())
     return _created(created)
 
