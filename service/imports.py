@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from domain import full_view, public_view
+from domain import full_view, normalize_position, public_view
 from domain.bots import BOT_LEVELS
 from domain.events import EVENT_TYPES
 from service.clock import clock_event
+from service.event_shapes import misshapen_field
 from service.import_replay import replayed
 from service.seating import seat_name
 from service.table_events import TABLE_EVENT_TYPES, event_of, rules_events
@@ -108,8 +109,25 @@ def _record_event(version: int, raw: dict) -> object:
         raise ValueError(f"event {version} ({name}): schema {str(schema)[:20]} is not one "
                          f"this server reads (1 to {cls.SCHEMA})")
     try:
-        return event_of(raw)
+        event = event_of(raw)
     except Exception:  # noqa: BLE001 - a record is client input: name the event, not the error
         names = ", ".join(f.name for f in dataclasses.fields(cls))
         raise ValueError(f"event {version} ({name}): its data must be an object with the "
                          f"fields of {name} schema {cls.SCHEMA} ({names})") from None
+    field = misshapen_field(event)
+    if field is not None:
+        raise ValueError(f"event {version} ({name}): its {field} is not of the type "
+                         f"{name} holds there")
+    if name == "PositionLoaded" and not _normalized(event.position):
+        raise ValueError(f"event {version} (PositionLoaded): its position is not one the "
+                         "server wrote (a normalized FORMAT.md position, every card listed)")
+    return event
+
+
+def _normalized(position: dict) -> bool:
+    """Whether `position` is what normalize_position makes of it (what a PositionLoaded the
+    server appended holds: domain.decide.start_from_position)."""
+    try:
+        return normalize_position(position) == position
+    except Exception:  # noqa: BLE001 - any refusal of the position is a bad record
+        return False

@@ -278,6 +278,47 @@ def test_r9_a_record_skipping_a_scoring_or_ending_early_is_a_422(client, game, a
     assert_unchanged(client, game)
 
 
+@pytest.mark.parametrize("event_type,field,value", [
+    ("OfferOpened", "barred", {}),          # the reviewer's: every replay of it was a 500
+    ("RoundDealt", "round", 1.5),
+    ("CardDrawn", "seat", True),
+    ("RoundScored", "scores", [0, "1", 2, 3]),
+])
+def test_a_record_event_with_a_field_of_another_type_is_a_422(client, game, admin_key,
+                                                              event_type, field, value):
+    """The fold trusts its events' shapes: a record's are checked against the event types."""
+    from tests.integration.records import finished_record
+    record = finished_record()
+    event = first(record["events"], event_type)
+    event["data"][field] = value
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"] == (f"event {event['version']} ({event_type}): its {field} is not "
+                                 f"of the type {event_type} holds there"), problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_a_record_with_a_position_the_server_did_not_write_is_a_422(client, game, admin_key):
+    """A PositionLoaded holds a normalized position: another (its turn None) made every view
+    of the table after it fail."""
+    from domain import event_to_dict, fold, start_from_position
+    from service.table_events import event_of
+    from tests.integration.records import finished_record
+    record = finished_record()
+    dealt = fold([event_of(e) for e in record["events"][:2]])
+    loaded = start_from_position({"profile": "standard", "round": 1, "dealer": dealt.round.dealer,
+                                  "turn": dealt.round.turn, "phase": "draw",
+                                  "hands": [list(h) for h in dealt.round.hands],
+                                  "discard": list(dealt.round.discard),
+                                  "stock": list(dealt.round.stock)})[0]
+    position = {**event_to_dict(loaded)["data"]["position"], "turn": None}
+    record["events"] = [{"version": 1, "type": "PositionLoaded", "schema": 1,
+                         "data": {"position": position}}, *record["events"][2:]]
+    problem = assert_problem(import_(client, admin_key, _renumbered(record)), 422)
+    assert problem["detail"].startswith("event 1 (PositionLoaded): its position is not one"), \
+        problem["detail"]
+    assert_unchanged(client, game)
+
+
 def test_r11_19_a_record_with_a_cut_claimed_exact_is_a_422(client, game, admin_key):
     """A cut's exactness is what it lifted: claimed exact, it would take the bonus off."""
     from domain.profile import resolve
