@@ -15,7 +15,8 @@ def misshapen_field(event: object) -> str | None:
     """The name of the first field of `event` (a dataclass instance) whose value is not of its
     declared type, or None when all are. Declared types are read as: int (not bool), str,
     bool, dict, None, unions of these, tuple[T, ...] and tuple[T1, T2] (a list or a tuple);
-    any other declared type is not checked here (the fold checks its value)."""
+    any other declared type (a bare `tuple`, say) is not checked here (the fold checks its
+    value)."""
     for name, hint in _hints(type(event)):
         if not _conforms(getattr(event, name), hint):
             return name

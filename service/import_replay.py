@@ -11,10 +11,14 @@ from collections import Counter
 from functools import lru_cache
 from itertools import chain
 
-from domain import decide, fold, full_deck
+from domain import decide, fold, full_deck, full_view, public_view
 from domain.cards import physical_card
 from domain.errors import RuleViolation
+from domain.state import CUT
+from service.clock import clock_event
 from service.table_events import rules_events
+
+CLOCK_FIELDS = ("turn_s", "offer_s", "timeouts_before_takeover", "takeover_level")
 
 SCORE = {"type": "score_round"}
 
@@ -26,6 +30,13 @@ CARDLESS = frozenset({
     "ClockSet", "TurnTimedOut", "SeatTakenOver", "SeatReclaimed", "GameAborted", "ClaimPassed",
     "DeckCut", "SeatsOpened", "SeatJoined", "GameStarted", "LobbyExpired"})
 DEALS = ("RoundDealt", "DeckShuffled")  # what starts a round (R2.3; R11.19: the shuffle)
+# A seat may be handed to a bot or taken back at any moment, a round's scoring included (T3,
+# T4): these do not count as the event before the next for the order of play.
+SEAT_CONTROL = frozenset({"SeatTakenOver", "SeatReclaimed"})
+LOBBY = frozenset({"SeatsOpened", "SeatJoined", "GameStarted", "LobbyExpired"})
+# Events that shape the table beside the cards: the views of the table after each are built
+# once at the import, so that no replay of it fails later.
+TABLE_SHAPING = LOBBY | SEAT_CONTROL | {"ClockSet", "PositionLoaded", "GameCreated"}
 
 
 def replayed(events: list) -> object:
@@ -39,7 +50,7 @@ def replayed(events: list) -> object:
     state, before = None, None
     for index, (version, event) in enumerate(played):
         name = type(event).__name__
-        wrong = out_of_order(name, before, state, event)
+        wrong = out_of_order(name, before, state, event) or unfit(name, event)
         if wrong:
             raise ValueError(f"event {version} ({name}) {wrong}")
         if name == "RoundScored":
@@ -57,37 +68,76 @@ def replayed(events: list) -> object:
         if name not in CARDLESS and not conserves_deck(state):
             raise ValueError(f"event {version} ({name}) leaves the cards of the deck not each "
                              "in one place (R1.2, R1.4, R11.3)")
-        before = name
+        if name in TABLE_SHAPING and not _viewable(state):
+            raise ValueError(f"event {version} ({name}) makes a table no game could have")
+        if name not in SEAT_CONTROL:
+            before = (name, event)
     return state
 
 
-def out_of_order(name: str, before: str | None, state: object, event: object) -> str | None:
-    """Why the event `name` cannot come after the event `before` (None: the first) on `state`,
-    or None when it can. The fold applies what it is given; the scoring and the deals are
-    where a record could skip a round or end the game with winners of its own: a round ends
-    only scored (R9.1), a game ends only by the scoring of its last round (R9.4), and a round
-    after the first is dealt only once the one before is scored (R2.2); a cut's exactness is
-    what it lifted (R11.19)."""
-    if before == "RoundEnded" and name != "RoundScored":
+def unfit(name: str, event: object) -> str | None:
+    """Why `event` alone is not one the server makes, or None: a clock within the clock's
+    bounds (service.clock.clock_event: a turn of 10^15 s made every deadline after it fail)."""
+    if name == "ClockSet":
+        try:
+            clock_event({field: getattr(event, field) for field in CLOCK_FIELDS}, 1)
+        except ValueError as error:
+            return f"sets a clock out of its bounds: {error}"
+    return None
+
+
+def _viewable(state: object) -> bool:
+    """Whether the public and the full view of `state` are built without error."""
+    try:
+        full_view(state), public_view(state)
+    except Exception:  # noqa: BLE001 - any error here is a table no game could have made
+        return False
+    return True
+
+
+def out_of_order(name: str, before: tuple[str, object] | None, state: object,
+                 event: object) -> str | None:
+    """Why the event `name` cannot come after `before` ((name, event) of the event of play
+    before it, seat control left out; None: the first) on `state`, or None when it can. The
+    fold applies what it is given; the scoring and the deals are where a record could skip a
+    round or end the game with winners of its own: a round ends only scored (R9.1), a game
+    ends only by the scoring of its last round (R9.4), a round after the first is dealt only
+    once the one before is scored (R2.2), a cut comes only when one is awaited and deals the
+    shuffled deck turned where it lifted (R11.19), and a lobby only before the first deal."""
+    last = before[0] if before else None
+    rnd = getattr(state, "round", None)
+    if last == "RoundEnded" and name != "RoundScored" and name not in SEAT_CONTROL:
         return "follows RoundEnded: a round that ended is scored next (R9.1)"
-    if name == "GameEnded" and before != "RoundScored":
+    if name == "GameEnded" and last != "RoundScored":
         return "ends the game without the scoring of its last round (R9.4)"
-    if name in DEALS and getattr(state, "round", None) is not None and before != "RoundScored" \
-            and not (name == "RoundDealt" and before == "DeckCut"):
-        return "deals a round before the one before it is scored (R2.2, R9.1)"
+    if name in LOBBY and rnd is not None:
+        return "comes after the first deal: a lobby is before it (L1)"
     if name == "DeckCut" and not _cut_as_lifted(state, event):
-        return "is not a cut of the seat at the dealer's right, exact as it lifted (R11.19)"
+        return ("is not a cut awaited of the seat at the dealer's right, exact as it lifted "
+                "(R11.19)")
+    if name in DEALS and rnd is not None and last != "RoundScored":
+        if name == "RoundDealt" and last == "DeckCut" and _dealt_as_cut(rnd, before[1], event):
+            return None
+        return "deals a round before the one before it is scored (R2.2, R9.1, R11.19)"
     return None
 
 
 def _cut_as_lifted(state: object, cut: object) -> bool:
-    """Whether `cut` (a DeckCut) is the awaited cutter's and exact exactly when it lifted the
-    cards the deal takes (domain.decide_cut)."""
+    """Whether `cut` (a DeckCut) is awaited (the round's phase is the cut) of the cutter, and
+    exact exactly when it lifted the cards the deal takes (domain.decide_cut)."""
     rnd = getattr(state, "round", None)
-    if rnd is None or type(cut.lifted) is not int:
+    if rnd is None or rnd.phase != CUT:
         return False
     dealt = state.seats * state.profile.deal_size(rnd.number)
     return cut.seat == rnd.turn and cut.exact is (cut.lifted == dealt)
+
+
+def _dealt_as_cut(rnd: object, cut: object, dealt: object) -> bool:
+    """Whether `dealt` (a RoundDealt after the DeckCut `cut`) deals the round awaiting the cut,
+    by its dealer, from its shuffled deck turned at the lifted card (domain.decide_cut)."""
+    deck = tuple(rnd.stock)
+    return (dealt.round == rnd.number and dealt.dealer == rnd.dealer
+            and tuple(dealt.deck) == deck[cut.lifted:] + deck[:cut.lifted])
 
 
 def rescored(state: object, scored: object, following: object) -> bool:

@@ -22,10 +22,12 @@ ENDINGS = ("GameEnded", "GameAborted", "LobbyExpired")  # the events nothing fol
 
 def imported_state(raw: list[dict]) -> object:
     """The state after a record's `raw` events (`{"type", "schema", "data"}` each). Raises
-    ValueError naming the first event that is not an event of this code, does not follow from
-    the ones before it, leaves the cards of the deck not each in one place (R1.2, R1.4, R11.3)
-    or scores a round otherwise than the rules (R9), or when the table is not one a game could
-    have."""
+    ValueError naming the first event that is not an event of this code, has a field of
+    another type than its event declares (service.event_shapes) or a position the server did
+    not normalize, follows the game's end, comes out of the order play makes, does not fold,
+    leaves the cards of the deck not each in one place (R1.2, R1.4, R11.3), makes a table no
+    game could have, or scores a round otherwise than the rules (R9): see
+    service.import_replay.replayed."""
     state = _fold_record(raw)
     _check_table(state)
     return state

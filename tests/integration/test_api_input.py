@@ -319,6 +319,49 @@ def test_a_record_with_a_position_the_server_did_not_write_is_a_422(client, game
     assert_unchanged(client, game)
 
 
+def test_a_seat_resigned_while_its_round_waits_for_scoring_imports(client, admin_key):
+    """The second reviewer's: a human may resign between RoundEnded and RoundScored (T4), so
+    the order check reads past seat control (the import was refused)."""
+    from tests.integration.records import finished_record
+    record = finished_record()
+    ended = first(record["events"], "RoundEnded")
+    at = record["events"].index(ended) + 1
+    record["events"].insert(at, {"type": "SeatTakenOver", "schema": 1,
+                                 "data": {"seat": 1, "level": "basic", "reason": "resigned"}})
+    answer = import_(client, admin_key, _renumbered(record))
+    assert answer.status_code == 201, answer.get_json()
+
+
+def _turn_after(events: list) -> int:
+    """The seat to act after `events` (record events) are folded."""
+    from domain import fold
+    from service.table_events import event_of
+    return fold([event_of(e) for e in events]).round.turn
+
+
+@pytest.mark.parametrize("craft,named", [
+    # a cut nobody awaited, then the next round's deal: round 1 skipped (the second reviewer's)
+    (lambda events: events[:12] + [{"type": "DeckCut", "schema": 1, "data": {
+        "seat": _turn_after(events[:12]), "count": 1, "lifted": 1, "exact": False}}]
+     + events[12:], "(DeckCut) is not a cut awaited"),
+    # a clock whose deadlines overflow, replaced later by a fair one
+    (lambda events: events[:1] + [{"type": "ClockSet", "schema": 1, "data": {
+        "turn_s": 10**15, "offer_s": 15, "timeouts_before_takeover": 2,
+        "takeover_level": "basic"}}] + events[1:], "(ClockSet) sets a clock out of its bounds"),
+    # a lobby opened in the middle of a round
+    (lambda events: events[:9] + [{"type": "SeatsOpened", "schema": 1, "data": {
+        "levels": [None] * 4, "dealer": 0, "auto_start": False}}] + events[9:], "(SeatsOpened)"),
+])
+def test_a_record_with_table_events_out_of_place_is_a_422(client, game, admin_key, craft,
+                                                           named):
+    from tests.integration.records import finished_record
+    record = finished_record()
+    record["events"] = craft(record["events"])
+    problem = assert_problem(import_(client, admin_key, _renumbered(record)), 422)
+    assert named in problem["detail"], problem["detail"]
+    assert_unchanged(client, game)
+
+
 def test_r11_19_a_record_with_a_cut_claimed_exact_is_a_422(client, game, admin_key):
     """A cut's exactness is what it lifted: claimed exact, it would take the bonus off."""
     from domain.profile import resolve
