@@ -29,8 +29,8 @@ from domain.state import FINISHED, SCORING
 from service.bot_turns import BotTurn
 from service.decisions import decision_rng
 from service.embedded import EmbeddedRedis
+from workers.turns import SCORE
 
-SCORE = {"type": "score_round"}
 LEVELS = ["strong", "basic", "basic", "random"]  # bench.bot_fairness's mix
 
 

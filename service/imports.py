@@ -11,7 +11,6 @@ import dataclasses
 from domain import full_view, normalize_position, public_view
 from domain.bots import BOT_LEVELS
 from domain.events import EVENT_TYPES
-from service.clock import clock_event
 from service.event_shapes import misshapen_field
 from service.import_replay import replayed
 from service.seating import seat_name
@@ -35,11 +34,9 @@ def imported_state(raw: list[dict]) -> object:
 
 def _check_table(state: object) -> None:
     """Raise ValueError unless the table a record made is one a created game could have: its
-    clock within the clock's bounds (service.clock.clock_event), its lobby one entry per
-    seat (bot levels, seat names, a dealer of the table), and its views built without error
-    (a record is client input: a shape the fold took must not turn into a 500 later)."""
-    if state.clock is not None:
-        clock_event(dict(state.clock.__dict__), 1)  # raises ValueError naming the field
+    lobby one entry per seat (bot levels, seat names, a dealer of the table), and its views
+    built without error (a record is client input: a shape the fold took must not turn into
+    a 500 later). Its clock was checked at each ClockSet (service.import_replay.unfit)."""
     lobby = state.lobby
     if lobby is not None and not (
             all(len(entries) == state.seats for entries in (lobby.open, lobby.joined, lobby.bots))
