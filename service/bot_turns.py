@@ -3,10 +3,11 @@
 A bot job (workers.jobs.play_bots) and a turn's deadline (service.timeouts) both let bots play
 several actions in a row. Each action is decided exactly as if it were appended alone (the
 bot's RNG and the rules' RNG of the version it gets), folded, and the bot decides again; the
-events of one bot turn (up to its discard, with the buy-offer answers before it) then go to the
-stream in ONE append at the version the decisions started from. The stream, and so every
-replay, is identical event by event to one append per action; what changes is the cost: one
-append script, one index check, one deadline update per turn instead of per action.
+events of one bot turn (up to its discard, with the buy-offer answers before it; two turns in a
+game of bots, workers.turns.BOT_GAME_TURNS) then go to the stream in ONE append at the version
+the decisions started from. The stream, and so every replay, is identical event by event to
+one append per action; what changes is the cost: one append script, one index check, one
+deadline update per turn instead of per action.
 """
 from __future__ import annotations
 
@@ -91,22 +92,25 @@ def bot_step(state: object, seat: int, level: str, rng_seed: str, version: int) 
 
 class BotTurn:
     """A decision (service.decisions.Decision: `(state, version) -> Folded`) playing the bots the
-    game awaits until one bot's turn ends (its discard) or no bot is awaited: the buy-offer
-    answers owed by bots, then the draw, melds and discard of a bot's turn.
+    game awaits until `turns` bot turns end (each at its discard) or no bot is awaited: the
+    buy-offer answers owed by bots, then the draw, melds and discard of a bot's turn.
 
     `rng_seed`: the game's secret seed; `bot_levels(state)`: {seat: level} of the seats bots
-    play in that state (the clock's takeovers change it). After a call, `played` is the number
-    of actions decided."""
+    play in that state (the clock's takeovers change it); `turns`: 1 wherever a human may be
+    watching for the next bot's move to act on it, more only for a game of bots (its events
+    then reach the stream a few turns at a time: fewer appends for the same events). After a
+    call, `played` is the number of actions decided."""
 
-    def __init__(self, rng_seed: str, bot_levels: Callable[[object], Mapping[int, str]]) -> None:
-        self._rng_seed, self._bot_levels = rng_seed, bot_levels
+    def __init__(self, rng_seed: str, bot_levels: Callable[[object], Mapping[int, str]],
+                 turns: int = 1) -> None:
+        self._rng_seed, self._bot_levels, self._turns = rng_seed, bot_levels, turns
         self.played = 0
 
     def __call__(self, state: object, version: int) -> Folded:
         events: list = []
-        self.played = 0
+        self.played = ended = 0
         levels = self._bot_levels(state)  # a bot's own moves never hand a seat over
-        while self.played < MAX_TURN_STEPS:
+        while self.played < MAX_TURN_STEPS * self._turns:
             wait = awaiting(state)
             seat = next((s for s in wait.seats if s in levels), None)
             if wait.status != "playing" or seat is None:
@@ -117,5 +121,7 @@ class BotTurn:
             state = fold(step, state)
             self.played += 1
             if action["type"] in TURN_ENDS:
-                break
+                ended += 1
+                if ended == self._turns:
+                    break
         return Folded(events, state)

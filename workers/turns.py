@@ -5,7 +5,7 @@ ready queue").
 
 A slice: the loop takes the games at the head of the ready queue (service.ready_games; two at
 a time, TAKE_GAMES), plays each one's moves (a bot's turn, service.bot_turns.BotTurn, as ONE
-append; or the scoring of a round) on the state it holds, until the game no longer awaits the
+append, two turns in a game of bots; or the scoring of a round) on the state it holds, until the game no longer awaits the
 workers or SLICE_CPU_S of this thread's CPU time is spent (after at least one move), and
 releases them in the same round trip that takes the next games: at the tail while they still
 await the workers, ahead of the games of bots when a human plays one of its seats. So a game of
@@ -58,6 +58,9 @@ SLICE_CPU_S = 0.005
 # becomes urgent waits for at most the two slices a worker holds (~10 ms), still far within
 # its 150 ms.
 TAKE_GAMES = 2
+# Bot turns per append in a game of bots only (no human acts on a bot's move there): two
+# halve the appends, and the index checks, snapshots and takes that come with them.
+BOT_GAME_TURNS = 2
 IDLE_WAIT_S = 1.0  # an idle loop blocks this long on the wake list, then looks again
 FIRST_BACKOFF_S, MAX_BACKOFF_S = 0.1, 2.0
 CACHED_GAMES = 1024
@@ -223,7 +226,8 @@ class TurnLoop:
                 return decide(at_state, None, SCORE, decision_rng(record.rng_seed, at_version))
             action = SCORE
         else:
-            decision, action = BotTurn(record.rng_seed, record.bot_levels), BOT_TURN
+            turns = BOT_GAME_TURNS if record.all_bots else 1
+            decision, action = BotTurn(record.rng_seed, record.bot_levels, turns), BOT_TURN
         after = self.service.decide_at(game_id, action, version, None, decision,
                                        known=(version, state))
         if after[0] == version:  # nothing decided (no bot could act): a bug, not a loop

@@ -73,6 +73,7 @@ def test_two_games_take_turns_instead_of_one_waiting_for_the_others_whole_game(w
                                                                                monkeypatch):
     slices = recorded_slices(monkeypatch)
     first = wiring.service.create_game(BOTS, seed=1)
+    time.sleep(0.002)  # readied one ms apart at least: queued in this order, not by id
     second = wiring.service.create_game(BOTS, seed=2)
     loop = turn_loop(wiring)
     for _ in range(10):
@@ -101,18 +102,58 @@ def test_a_game_with_a_human_goes_before_the_next_slice_of_the_games_of_bots(wir
 
 def test_a_bot_turn_in_one_append_writes_the_same_events_as_one_append_per_action(
         wiring, monkeypatch, admin_key, redis_client):
-    """Batching a bot turn into one append changes the cost, never the game: the same seeded
-    game played with one append per action (a turn cut after each action) has the same events,
-    one by one, and ends at the same version."""
-    batched = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
-    appends_batched = appends_while(redis_client, turn_loop(wiring).drain)
+    """Batching bot turns into one append changes the cost, never the game: the same seeded
+    game of bots played with two turns an append (BOT_GAME_TURNS), one turn an append, and one
+    append per action (a turn cut after each action) has the same events, one by one."""
+    assert turns.BOT_GAME_TURNS == 2
+    two = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
+    appends_two = appends_while(redis_client, turn_loop(wiring).drain)
+    monkeypatch.setattr(turns, "BOT_GAME_TURNS", 1)
+    one = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
+    appends_one = appends_while(redis_client, turn_loop(wiring).drain)
     monkeypatch.setattr(bot_turns, "MAX_TURN_STEPS", 1)
     single = wiring.service.create_game(BOTS, seed=11, admin_key=admin_key)
     appends_single = appends_while(redis_client, turn_loop(wiring).drain)
-    assert finished(wiring, batched["id"])
-    assert game_events(wiring, batched["id"]) == game_events(wiring, single["id"])
-    assert redis_client.xlen(events_key(batched["id"])) > 300
-    assert appends_batched * 2 < appends_single  # each turn is one append, not three or more
+    assert finished(wiring, two["id"])
+    assert game_events(wiring, two["id"]) == game_events(wiring, one["id"]) \
+        == game_events(wiring, single["id"])
+    assert redis_client.xlen(events_key(two["id"])) > 300
+    assert appends_one * 2 < appends_single  # each turn is one append, not three or more
+    assert appends_two < appends_one * 0.6   # two turns an append: about half as many
+
+
+def test_a_bot_append_in_a_game_with_a_human_holds_one_bot_turn(wiring, monkeypatch,
+                                                                admin_key):
+    """Where a human plays a seat, every bot turn reaches the stream as soon as it is played
+    (the human may act on it: a buy offer, the next turn), never held back for the next
+    bot's turn as in a game of bots, whose appends hold two."""
+    appended = {}   # the game's secret seed -> (turns asked, discards) of each bot append
+
+    class Recording(bot_turns.BotTurn):
+        def __init__(self, rng_seed, bot_levels, turns=1):
+            super().__init__(rng_seed, bot_levels, turns)
+            self.seed, self.turns = rng_seed, turns
+
+        def __call__(self, state, version):
+            folded = super().__call__(state, version)
+            discards = sum(type(e).__name__ == "CardDiscarded" for e in folded.events)
+            appended.setdefault(self.seed, []).append((self.turns, discards))
+            return folded
+    monkeypatch.setattr(turns, "BotTurn", Recording)
+    for seed in range(20):  # a game of one human where a bot acts first
+        mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed,
+                                           admin_key=admin_key)["id"]
+        if 0 not in awaiting(wiring.service.load(mixed)[1]).seats:
+            break
+    bots = wiring.service.create_game(BOTS, seed=5, admin_key=admin_key)["id"]
+    mixed, bots = (wiring.service.record(game).rng_seed for game in (mixed, bots))
+    loop = turn_loop(wiring)
+    for _ in range(10):
+        loop.step()
+    assert {turns for turns, _ in appended[mixed]} == {1}
+    assert max(discards for _, discards in appended[mixed]) <= 1
+    assert {turns for turns, _ in appended[bots]} == {2}
+    assert max(discards for _, discards in appended[bots]) == 2
 
 
 def game_events(wiring, game_id: str) -> list[tuple[str, dict]]:
@@ -207,7 +248,9 @@ def test_a_take_leases_two_games_and_an_outage_in_the_first_keeps_both_for_the_n
     """The loop takes TAKE_GAMES games per round trip, in queue order; when a Redis error
     stops it in the first one's slice, neither game waits for its lease to end: both are
     released with the next take, ahead of the games of bots as they were taken (new games)."""
-    first, second = (wiring.service.create_game(BOTS, seed=seed)["id"] for seed in (21, 22))
+    first = wiring.service.create_game(BOTS, seed=21)["id"]
+    time.sleep(0.002)  # readied one ms apart at least: queued in this order, not by id
+    second = wiring.service.create_game(BOTS, seed=22)["id"]
     loop = turn_loop(wiring)
 
     def outage(*args, **kwargs):
