@@ -11,7 +11,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import chain
 
-from domain import decide, fold, full_deck, full_view, public_view
+from domain import awaiting, decide, fold, full_deck, full_view, public_view
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.state import CUT
@@ -50,7 +50,7 @@ def replayed(events: list) -> object:
     state, before = None, None
     for index, (version, event) in enumerate(played):
         name = type(event).__name__
-        wrong = out_of_order(name, before, state, event) or unfit(name, event)
+        wrong = out_of_order(name, before, state, event) or unfit(name, event, state)
         if wrong:
             raise ValueError(f"event {version} ({name}) {wrong}")
         if name == "RoundScored":
@@ -75,14 +75,74 @@ def replayed(events: list) -> object:
     return state
 
 
-def unfit(name: str, event: object) -> str | None:
-    """Why `event` alone is not one the server makes, or None: a clock within the clock's
-    bounds (service.clock.clock_event: a turn of 10^15 s made every deadline after it fail)."""
-    if name == "ClockSet":
-        try:
-            clock_event({field: getattr(event, field) for field in CLOCK_FIELDS}, 1)
-        except ValueError as error:
-            return f"sets a clock out of its bounds: {error}"
+# Fields naming a seat (a player's index at the table): each must be one of the table's seats.
+SEAT_FIELDS = ("seat", "dealer", "first_dealer", "buyer", "barred", "winner", "discarder")
+SEED_MAX_CHARS = 128  # the server records a 64-hex seed: a record's may not fill every view
+END_REASONS = {"went_out": True, "no_card": False, "turn_cap": False}  # -> names a winner
+# A seat's own acts: the seat must be one the table awaits then (the fold applies what it is
+# told: a BuyPassed of a seat no offer asked, or a discard out of turn, folded as given).
+ACTS = frozenset({
+    "StockChosen", "BuyRequested", "BuyPassed", "ContractOpened", "CardLaidOff",
+    "JokerSwapped", "CardDiscarded", "ClaimRequested", "ClaimPassed"})
+
+
+def unfit(name: str, event: object, state: object) -> str | None:
+    """Why `event` alone, on `state` (None before the first event), is not one the server
+    makes, or None. The fold applies what an event says, so without these a BuyPassed of seat 7
+    at a table of four, a dealer of 10^6 or a winner holding cards was folded and shown in every
+    view: every seat an event names is a seat of the table; a seat's own act (ACTS) comes when
+    the table awaits that seat; a round ends as play ends it (`_unfit_end`); a seed is at most
+    SEED_MAX_CHARS long; a clock is within the clock's bounds (service.clock.clock_event: a
+    turn of 10^15 s made every deadline after it fail)."""
+    if state is None and name != "GameCreated":
+        return "comes before GameCreated, the first event of every game"
+    if name == "GameCreated":
+        return _unfit_seats(event, event.seats) or _unfit_seed(event)
+    wrong = _unfit_seats(event, state.seats)
+    if wrong is None and name in ACTS and event.seat not in awaiting(state).seats:
+        wrong = f"is an act of seat {event.seat}, which the table did not await then (R5, R6)"
+    if wrong is None and name == "RoundEnded":
+        wrong = _unfit_end(event, state)
+    if wrong is None and name == "ClockSet":
+        wrong = _unfit_clock(event)
+    return wrong
+
+
+def _unfit_seats(event: object, seats: int) -> str | None:
+    """Why a seat `event` names (SEAT_FIELDS, `winners`) is no seat of a table of `seats`."""
+    for field in SEAT_FIELDS:
+        value = getattr(event, field, None)
+        if value is not None and not 0 <= value < seats:
+            return f"names seat {value} as its {field}: the table's seats are 0 to {seats - 1}"
+    if any(not 0 <= seat < seats for seat in getattr(event, "winners", ())):
+        return f"names winners that are not seats of the table: {list(event.winners)}"
+    return None
+
+
+def _unfit_seed(created: object) -> str | None:
+    if isinstance(created.seed, str) and len(created.seed) > SEED_MAX_CHARS:
+        return f"records a seed of more than {SEED_MAX_CHARS} characters"
+    return None
+
+
+def _unfit_clock(clock_set: object) -> str | None:
+    try:
+        clock_event({field: getattr(clock_set, field) for field in CLOCK_FIELDS}, 1)
+    except ValueError as error:
+        return f"sets a clock out of its bounds: {error}"
+    return None
+
+
+def _unfit_end(ended: object, state: object) -> str | None:
+    """Why `ended` (a RoundEnded) does not end the round of `state` as play ends it, or None."""
+    names_winner = END_REASONS.get(ended.reason)
+    if names_winner is None:
+        return f"ends the round for a reason play has not: {ended.reason!r}"
+    if names_winner != (ended.winner is not None):
+        return "names a winner only when a seat went out (R5.7, R8.2, R10.2, R10.4)"
+    rnd = getattr(state, "round", None)
+    if ended.winner is not None and (rnd is None or rnd.hands[ended.winner]):
+        return f"names seat {ended.winner} as the winner, whose hand did not go out (R5.7)"
     return None
 
 
