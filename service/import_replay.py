@@ -94,10 +94,10 @@ def unfit(name: str, event: object, state: object) -> str | None:
     the table awaits that seat; a round ends as play ends it (`_unfit_end`); a seed is at most
     SEED_MAX_CHARS long; a clock is within the clock's bounds (service.clock.clock_event: a
     turn of 10^15 s made every deadline after it fail)."""
-    if state is None and name != "GameCreated":
-        return "comes before GameCreated, the first event of every game"
     if name == "GameCreated":
         return _unfit_seats(event, event.seats) or _unfit_seed(event)
+    if state is None:  # a position's game begins with it (service.creation checks the first)
+        return None
     wrong = _unfit_seats(event, state.seats)
     if wrong is None and name in ACTS and event.seat not in awaiting(state).seats:
         wrong = f"is an act of seat {event.seat}, which the table did not await then (R5, R6)"

@@ -91,7 +91,7 @@ def _seats_checked(events: list, state: object) -> object:
     """`state`, once every table event names a seat of its table. Raises ValueError naming the
     first that does not."""
     for version, event in enumerate(events, 1):
-        if not rules_events((event,)) and getattr(event, "seat", 0) >= state.seats:
+        if not rules_events((event,)) and not 0 <= getattr(event, "seat", 0) < state.seats:
             raise ValueError(f"event {version} ({type(event).__name__}): seat {event.seat} is "
                              f"not a seat of this {state.seats}-seat table")
     return state

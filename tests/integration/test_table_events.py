@@ -154,6 +154,7 @@ def test_a_record_whose_first_event_is_a_table_event_is_a_422(client, finished):
     {"type": "PlayerSeated", "data": {"seat": "x", "player_id": "ann"}},
     {"type": "PlayerSeated", "data": {"seat": 1, "player_id": {"a": 1}}},
     {"type": "PlayerSeated", "data": {"seat": 5, "player_id": "ann"}},  # a 4-seat table
+    {"type": "PlayerSeated", "data": {"seat": -1, "player_id": "ann"}},
     {"type": "SeatTokenIssued", "data": {"seat": 1, "reason": ["x"]}},
     {"type": "RematchCreated", "data": {"game_id": 5}},
     {"type": "SpectatorAdded", "data": {"extra": 1}},
