@@ -1,5 +1,5 @@
 """Who is calling: the bearer token decides the seat, never the request body."""
-from flask import current_app, request
+from flask import current_app, g, request
 
 from api import player_auth
 from service import tickets
@@ -59,11 +59,23 @@ def principal(game_id: str):
     acting = player_auth.player_principal(game_id, bearer_token())  # docs/players.md
     if acting is not None:
         return acting
-    found = service().authenticate(game_id, bearer_token(), admin_key())
+    found = authenticated(game_id, bearer_token(), admin_key())
     ticket = request.args.get("ticket")
     if ticket is not None and request.endpoint in TICKET_ENDPOINTS:
         return tickets.redeem(service().secret, game_id, ticket)
     return found
+
+
+def authenticated(game_id: str, bearer: str | None, given_key: str | None = None):
+    """`service().authenticate(game_id, bearer, given_key)`, asked once per request: the rate
+    limiter's key (api.ratelimits) and the route both need the caller, and a token granted
+    after creation (a joined seat) costs a Redis read each time. A refusal is not kept (it
+    raises again). Raises the service's ``Unauthorized`` and ``GameNotFound``."""
+    asked = g.setdefault("principals", {})
+    key = (game_id, bearer, given_key)
+    if key not in asked:
+        asked[key] = service().authenticate(game_id, bearer, given_key)
+    return asked[key]
 
 
 def holds_ticket(game_id: str) -> bool:

@@ -20,7 +20,7 @@ from apispec import BasePlugin
 from flask import Flask, current_app, g, request
 from flask_limiter import HeaderNames, Limiter, RateLimitExceeded
 
-from api.auth import bearer_token, server_admin_key, service
+from api.auth import authenticated, bearer_token, server_admin_key
 from api.player_auth import rate_credential
 from api.errors import PROBLEM_JSON, ProblemSchema, problem
 from api.problems import listing
@@ -110,7 +110,7 @@ def rate_key() -> str:
 
 
 def _credential() -> str | None:
-    svc, bearer = service(), bearer_token()
+    bearer = bearer_token()
     if server_admin_key() is not None:
         return "server-admin"
     player = rate_credential(bearer)  # a player acted for: counted per player
@@ -120,7 +120,7 @@ def _credential() -> str | None:
     if bearer is None or game_id is None:
         return None
     try:
-        svc.authenticate(game_id, bearer)
+        authenticated(game_id, bearer)
     except (ServiceError, StoreError):  # no credential of this game (or no answer): anonymous
         return None
     return "token:" + hashlib.sha256(bearer.encode()).hexdigest()[:32]

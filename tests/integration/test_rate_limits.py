@@ -270,3 +270,22 @@ def test_a_stream_caps_429_keeps_its_retry_after_under_rate_limits(service, redi
         assert refused.get_json()["type"] == "/docs/problems#too-many-streams"
     finally:
         held.close()
+
+
+def test_a_limited_request_authenticates_its_caller_once(limited, service, monkeypatch):
+    """The budget's key and the route both need the caller: it is asked once a request (a
+    token granted after creation, a joined seat's, costs a Redis read each time)."""
+    client = limited("action=100/minute")
+    game = new_game(client)
+    asked = []
+    authenticate = service.authenticate
+
+    def counting(*args, **kwargs):
+        asked.append(args[:2])
+        return authenticate(*args, **kwargs)
+    monkeypatch.setattr(service, "authenticate", counting)
+    token = game["seats"][0]["token"]
+    response = client.post(f"/v1/games/{game['id']}/actions", json={"type": "pass"},
+                           headers=bearer(token), environ_base=PEER)
+    assert response.status_code in (200, 409, 422), response.get_json()
+    assert asked == [(game["id"], token)]
