@@ -16,7 +16,8 @@ from service.decisions import decision_rng
 from service.errors import Forbidden
 from service.imports import imported_state
 from service.profiles import table_profile
-from service.queries import RECORD_FORMAT, GameReads
+from service.history import RECORD_FORMAT
+from service.queries import GameReads
 from service.records import VISIBILITIES, GameRecord
 from service.seating import seat_specs
 from service.table_events import RematchOf, event_of, is_table_event

@@ -1,16 +1,18 @@
 """The read side of GameService: views, the event feed, replay, export, listing
-(docs/architecture.md §2). Every read folds at most the tail after a snapshot."""
+(docs/architecture.md §2). Every read folds at most the tail after a snapshot. Replay and
+export are in service/history.py."""
 from __future__ import annotations
 
 from typing import Callable
 
-from domain import RuleProfile, awaiting, full_view, public_view, redact, seat_view
+from domain import RuleProfile, public_view, redact, seat_view
 from service.archive import Archive
 from service.clock import (Deadline, DeadlineCache, DeadlineSchedule, ServerClock, deadline,
                            recent_events, rfc3339)
 from service.config import Settings
 from service.errors import Forbidden, Unauthorized
 from service.grants import Grants, GrantStore
+from service.history import GameHistory
 from service.index import GameIndex
 from service.integration_config import IntegrationSettings
 from service.loading import GameLoader
@@ -22,14 +24,13 @@ from service.stream_leases import StreamLeases
 from service.table_events import is_table_event
 from service.table_events import as_seen as table_event_as_seen
 
-RECORD_FORMAT = "contract-rummy/game-record"
-RECORD_FORMAT_VERSION = 1
 Followups = Callable[[str, int, object], None]
 PROFILES_KEPT = 4096  # games whose rule profile a process keeps (a few hundred bytes each)
 
 
-class GameReads:
+class GameReads(GameHistory):
     """Queries of games; the wiring shared with the commands of service.games.GameService.
+    The history reads (replay, export) are service.history.GameHistory's.
 
     `store`: the EventStore; `loader`: state from snapshots + tail; `records`: seating and
     token hashes; `index`: the listing; `admin_key`: RUMMY_ADMIN_KEY (None refuses admin-only
@@ -226,74 +227,6 @@ class GameReads:
     def drain(self) -> None:
         """Shutdown: end every wait of `events` now and from now on (EventStore.drain)."""
         self.store.drain()
-
-    def replay(self, game_id: str, principal: Principal, version: int | None = None,
-               at_ms: int | None = None) -> dict:
-        """The table after event `version`, or after the last event recorded at or before
-        `at_ms` (ms since the epoch) (DESIGN §2.5), with `"version"`, that event's
-        `"recorded_at"` and the game's `origin`: the full table for a finished game or the
-        server admin key, the caller's seat view at that version for a seat, the public view
-        for no token and for the game's admin token of a live game (docs/threat-model.md).
-        Raises GameNotFound, ValueError (no such version, no event that early, or neither or
-        both given)."""
-        current, now = self.load(game_id)
-        if (version is None) == (at_ms is None):
-            raise ValueError("give either version or at")
-        if at_ms is not None:
-            version = self._version_at(game_id, at_ms)
-        if not 1 <= version <= current:
-            raise ValueError(f"version must be between 1 and {current}")
-        recorded = self.store.read(game_id, after=version - 1, upto=version)[0].recorded_at
-        _, state = self.load(game_id, upto=version)
-        if principal.server or awaiting(now).status == "finished":
-            view = full_view(state)
-        elif principal.seat is not None:
-            view = seat_view(state, principal.seat)
-        else:
-            view = public_view(state)
-        view = self.with_deadline(game_id, version, state, self._with_origin(game_id, view))
-        return {**view, "version": version, "recorded_at": rfc3339(recorded)}
-
-    def _version_at(self, game_id: str, at_ms: int) -> int:
-        """The last version recorded at or before `at_ms`. Raises ValueError when the game's
-        first event is later."""
-        found = 0
-        for event in self.store.read(game_id):
-            if event.recorded_at is None or event.recorded_at > at_ms:
-                break
-            found = event.version
-        if not found:
-            raise ValueError(f"the game has no event recorded at or before {rfc3339(at_ms)}")
-        return found
-
-    def export(self, game_id: str, principal: Principal) -> dict:
-        """The full record of a finished game (the server admin key: any game): `{"format",
-        "format_version", "id", "created_ms", "seats", "version", "events": [{"version",
-        "type", "schema", "data"}]}`. No token hash; the events are whole, so `GameCreated`
-        carries the game's decision seed (harmless once the game is over; a seeded game's seed
-        is an HMAC of the client's seed, docs/architecture.md §2 "Seeds"), but a table event's
-        player id is null but for the server admin key (service.table_events). Raises GameNotFound,
-        Unauthorized (no token), Forbidden (a seat's or the game's admin token of a game not
-        finished)."""
-        record = self.records.get(game_id)
-        if not principal.server:
-            if not principal.holds_token:
-                raise Unauthorized("Exporting a game needs a token of that game.")
-            if not self._finished(game_id):
-                raise Forbidden("Only a finished game can be exported (a live one only with "
-                                "the server admin key).")
-        events = [{**(table_event_as_seen(event.to_dict(), principal.server)
-                      if is_table_event(event.type) else event.to_dict()),
-                   "recorded_at": rfc3339(event.recorded_at)}
-                  for event in self.store.read(game_id)]
-        return {"format": RECORD_FORMAT, "format_version": RECORD_FORMAT_VERSION, "id": game_id,
-                "created_ms": record.created_ms,
-                "seats": record.public_seats(self.load(game_id)[1]),
-                "version": events[-1]["version"] if events else 0, "events": events}
-
-    def _finished(self, game_id: str) -> bool:
-        """Whether the game is finished (it never goes back). Raises GameNotFound."""
-        return awaiting(self.load(game_id)[1]).status == "finished"
 
     def _with_origin(self, game_id: str, view: dict) -> dict:
         """`view` with the game's `origin` (service.records.ORIGINS), so players know whether
