@@ -34,7 +34,7 @@ PROBLEM_TYPES = {p.slug: p for p in (
                 "rule (RULES.md ids, T1-T5 for the table rules) and `rule_url` links to it. "
                 "Nothing was appended."),
     ProblemType("malformed-action", (422,), "The action is not in the game's vocabulary",
-                "The action is not one the game knows (FORMAT.md); `rule` names the rule."),
+                "The action is not one the game knows (/docs/format); `rule` names the rule."),
     ProblemType("unsupported-profile", (422,), "The rule profile is not supported",
                 "An option or value of `profile` is not played by this server."),
     ProblemType("invalid-request", (422,), "The request cannot be carried out",

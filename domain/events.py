@@ -57,7 +57,7 @@ class GameCreated(Event):
 
 @_event
 class PositionLoaded(Event):
-    """A game began from a position: the normalized FORMAT.md table (every card listed)."""
+    """A game began from a position: the normalized table, every card listed (/docs/format)."""
 
     position: dict
 

@@ -9,6 +9,8 @@
   a problem's ``type`` URI names (``/docs/problems#version-conflict``).
 - ``GET /docs/variants``: the table rules (``docs/variants.md``, shipped as ``variants.md``):
   presets, every profile option, custom profiles, the Shanghai claim and the cut for clients.
+- ``GET /docs/format``: the JSON vocabulary of cards, actions and positions
+  (``docs/format.md``, shipped as ``format.md``), which openapi.yaml's descriptions cite.
 
 These pages are not API operations: they are a plain Flask blueprint, outside openapi.yaml.
 """
@@ -38,17 +40,23 @@ code {{ background: #f1f1f1; padding: 0 .2rem; }} :target {{ background: #fff3b0
 """
 
 VARIANTS_PAGE = "/docs/variants"
+FORMAT_PAGE = "/docs/format"
 
 blp = Blueprint("docs_site", __name__)
 
 
+def page_html(name: str, title: str) -> str:
+    """The Markdown file `name` of this package rendered to a whole HTML document (str) titled
+    `title`; the raw ``<a id>`` anchors of the Markdown pass through."""
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return PAGE.format(title=title,
+                       body=markdown.markdown(text, extensions=["tables", "fenced_code"]))
+
+
 @cache
 def rules_html() -> str:
-    """The rules page: ``rules.md`` of this package rendered to a whole HTML document (str).
-    Rendered once per process; the raw ``<a id>`` anchors of the Markdown pass through."""
-    text = resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
-    body = markdown.markdown(text, extensions=["tables"])
-    return PAGE.format(title="Contract Rummy rules", body=body)
+    """The rules page (``rules.md``), rendered once per process."""
+    return page_html("rules.md", "Contract Rummy rules")
 
 
 @blp.route(RULES_PAGE)
@@ -59,17 +67,26 @@ def rules():
 
 @cache
 def variants_html() -> str:
-    """The table rules page: ``variants.md`` of this package as a whole HTML document (str),
-    rendered once per process."""
-    text = resources.files(__package__).joinpath("variants.md").read_text(encoding="utf-8")
-    body = markdown.markdown(text, extensions=["tables", "fenced_code"])
-    return PAGE.format(title="Contract Rummy table rules", body=body)
+    """The table rules page (``variants.md``), rendered once per process."""
+    return page_html("variants.md", "Contract Rummy table rules")
 
 
 @blp.route(VARIANTS_PAGE)
 def variants():
     """The presets and profile options as HTML (text/html)."""
     return Response(variants_html(), mimetype="text/html")
+
+
+@cache
+def format_html() -> str:
+    """The vocabulary page (``format.md``), rendered once per process."""
+    return page_html("format.md", "Contract Rummy cards, actions and positions")
+
+
+@blp.route(FORMAT_PAGE)
+def format_page():
+    """The cards, actions and positions as HTML (text/html)."""
+    return Response(format_html(), mimetype="text/html")
 
 
 @cache

@@ -60,6 +60,19 @@ def test_the_variants_page_explains_the_presets_and_links_from_the_rules(client)
     assert 'href="/docs/variants"' in client.get("/docs/rules").get_data(as_text=True)
 
 
+def test_the_format_page_shows_every_action_the_api_takes(client):
+    """openapi.yaml's descriptions cite /docs/format for the vocabulary: it must serve, and
+    name every action type the action schema accepts."""
+    from api.resources.actions.schemas import BY_TYPE
+    response = client.get("/docs/format")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    missing = [kind for kind in BY_TYPE if f'"type": "{kind}"' not in page.replace("&quot;", '"')]
+    assert BY_TYPE and not missing, missing
+    assert "<table>" in page and "Positions" in page
+    assert "/docs/format" in (ROOT / "openapi.yaml").read_text()
+
+
 @pytest.mark.slow
 def test_a_built_wheel_carries_the_rules_page_and_the_web_assets(tmp_path):
     # The test extra pins setuptools, so the wheel builds without an isolated environment.
@@ -70,9 +83,11 @@ def test_a_built_wheel_carries_the_rules_page_and_the_web_assets(tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         shipped = archive.read("api/docs_site/rules.md").decode()
         variants = archive.read("api/docs_site/variants.md").decode()
+        vocabulary = archive.read("api/docs_site/format.md").decode()
         names = set(archive.namelist())
     assert shipped == (ROOT / "docs" / "rules.md").read_text()
     assert variants == (ROOT / "docs" / "variants.md").read_text()
+    assert vocabulary == (ROOT / "docs" / "format.md").read_text()
     web = {"api/web/static/table.js", "api/web/static/table.css", "api/web/templates/page.html"}
     assert web <= names, web - names
     # Installed from the wheel (not editable) and run away from the repository, it serves them.
@@ -93,7 +108,8 @@ from api import create_app
 client = create_app({"RUMMY_SERVICE": None, "RUMMY_RATE_LIMITS": "off"}).test_client()
 docs = client.get("/docs").get_data(as_text=True)
 urls = re.findall(r'(?:src|href)="(/docs/swagger-ui/[^"]+)"', docs)
-urls += ["/docs/rules", "/docs/problems", "/docs/variants", "/", "/web/static/table.js",
+urls += ["/docs/rules", "/docs/problems", "/docs/variants", "/docs/format", "/",
+         "/web/static/table.js",
          "/web/static/table.css", "/openapi.json"]
 for url in urls:
     response = client.get(url)

@@ -42,7 +42,7 @@ def _caller_first() -> None:
 @blp.problems(400, 401, 403, 404, 409, 413, 503)
 @blp.doc(**links(200, **game_links("$request.path.game_id", "$response.body#/version")))
 def act(action, game_id):
-    """Play one action for the caller's seat (FORMAT.md vocabulary)"""
+    """Play one action for the caller's seat (the vocabulary of /docs/format)"""
     version, view = service().act(game_id, g.actor, action,
                                   idempotency_key=idempotency_key(), if_match=if_match_version(),
                                   appended=metrics.ACTIONS.labels(action["type"]).inc)

@@ -1,4 +1,5 @@
-"""The action vocabulary of FORMAT.md as request and response schemas."""
+"""The action vocabulary (docs/format.md, served as /docs/format) as request and response
+schemas."""
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -160,7 +161,7 @@ FIELDS = {name: {f.data_key or key: f.required for key, f in cls._declared_field
 
 
 class ActionSchema(ma.Schema):
-    """One player action (FORMAT.md `do`): exactly the fields of its ``type`` (documented per
+    """One player action (/docs/format "Actions"): exactly the fields of its ``type`` (documented per
     type as the request body, ``oneOf`` with ``type`` as discriminator). ``buy`` and ``pass``
     may carry ``card``, the card on offer they answer (optional, R6.1); ``pass`` also answers
     an open Shanghai claim (R11.18)."""
@@ -202,7 +203,7 @@ def union_components() -> dict:
     refs = {name: f"#/components/schemas/{schema_name(name)}" for name in BY_TYPE}
     return {"Action": {"oneOf": [{"$ref": ref} for ref in refs.values()],
                        "discriminator": {"propertyName": "type", "mapping": refs},
-                       "description": "One player action (FORMAT.md `do`)"}}
+                       "description": "One player action (/docs/format)"}}
 
 
 def schema_name(action_type: str) -> str:

@@ -96,7 +96,7 @@ class CreateGameSchema(ma.Schema):
         "oneOf": profile_field_doc()})
     seed = integer(0, MAX_SEED, allow_none=True)
     position = fields.Dict(metadata={
-        "description": "A FORMAT.md position to start from (requires X-Admin-Key)"})
+        "description": "A position to start from (/docs/format \"Positions\"; requires X-Admin-Key)"})
     clock = fields.Nested(ClockRequestSchema, metadata={
         "description": "The turn clock: deadlines, timeouts and takeover (docs/clock.md)"})
     visibility = fields.String(load_default="public", validate=validate.OneOf(VISIBILITIES),
