@@ -104,7 +104,7 @@ def _resolve(value: object) -> RuleProfile:
                                                    "object of RULES.md §11 options")
     given = dict(value)
     preset = given.pop("preset", "standard")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:  # a list or an object too
         raise UnsupportedProfile("preset", "R11.20", f"unknown preset {preset!r}; presets are "
                                                      f"{', '.join(PRESETS)}")
     for name, raw in given.items():

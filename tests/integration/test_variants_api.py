@@ -49,6 +49,16 @@ def test_a_refused_profile_is_a_422_naming_option_and_rule(client):
     assert (problem["option"], problem["rule"]) == ("deal_sizes", "R11.4")
 
 
+@pytest.mark.parametrize("preset", [{"preset": "standard"}, ["standard"], 5, None])
+def test_a_preset_that_is_no_name_is_a_422_not_a_500(client, preset):
+    """The newcomer tester's: a preset given as an object or a list was a 500 (unhashable)."""
+    answer = client.post("/v1/games", json={"seats": SIX[:4], "profile": {"preset": preset}})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and problem["type"] == "/docs/problems#unsupported-profile"
+    assert (problem["option"], problem["rule"]) == ("preset", "R11.20")
+    assert client.get("/v1/games").get_json()["items"] == []
+
+
 @pytest.mark.parametrize("option,value,rule", [
     ("cut_bonus", 10**12 + 1, "R11.19"),
     ("cut_bonus", int("9" * 4200), "R11.19"),   # the newcomer tester's: it was a 201
