@@ -14,7 +14,8 @@ import math
 import sys
 
 from flask import Request, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from gunicorn.http.errors import NoMoreData, ParseException
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
@@ -150,17 +151,23 @@ class BoundedRequest(Request):
     a 6 MiB chunked body would be acted on as its first 4 MiB. Here a body that reaches the
     limit is probed for one more byte on the server's input stream (gunicorn sets
     ``wsgi.input_terminated``: it ends the stream at the last chunk); if there is one, the
-    body is over the limit: RequestEntityTooLarge (413), before anything acts on it.
+    body is over the limit: RequestEntityTooLarge (413), before anything acts on it. A body
+    whose chunks gunicorn cannot read (a chunk size that is no number, a chunk without its
+    CRLF, a connection closed mid-body) is a BadRequest (400), not a 500.
     """
 
     def get_data(self, cache: bool = True, as_text: bool = False,
                  parse_form_data: bool = False) -> bytes | str:
         """See ``werkzeug.Request.get_data``; raises RequestEntityTooLarge (413) for a body
         over ``max_content_length`` whatever its framing."""
-        data = super().get_data(cache=False, parse_form_data=parse_form_data)
-        limit = self.max_content_length
-        if limit is not None and len(data) >= limit and self.input_stream.read(1):
-            raise RequestEntityTooLarge()
+        try:
+            data = super().get_data(cache=False, parse_form_data=parse_form_data)
+            limit = self.max_content_length
+            if limit is not None and len(data) >= limit and self.input_stream.read(1):
+                raise RequestEntityTooLarge()
+        except (ParseException, NoMoreData):  # gunicorn's reader of the body's framing
+            raise BadRequest("The request's body could not be read: its chunked framing is "
+                             "broken (RFC 9112 §7.1).") from None
         if cache:
             self._cached_data = data
         return data.decode(errors="replace") if as_text else data

@@ -96,6 +96,24 @@ def test_a_chunked_body_within_the_limit_is_read_whole(client, size):
     assert status == 201, answer[:300]
 
 
+@pytest.mark.parametrize("path, frames", [
+    ("/v1/games", [b"zz\r\n"]),                            # a chunk size that is no number
+    ("/v1/games/join", [b"-1\r\n"]),
+    ("/v1/games", [b"2;\x00\r\nab\r\n0\r\n\r\n"]),      # a chunk extension with a NUL
+    ("/v1/games", [b"2\r\nabXY0\r\n\r\n"]),              # a chunk without its CRLF
+], ids=["size", "negative-size", "extension", "terminator"])
+def test_a_body_whose_chunks_cannot_be_read_is_a_400_problem(client, path, frames):
+    """The newcomer tester's: each was a 500 (gunicorn's parse errors were not handled)."""
+    before = game_count(client)
+    host = urlsplit(client.base).netloc
+    head = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json"
+            f"\r\nTransfer-Encoding: chunked\r\nConnection: close")
+    status, headers, answer = raw_request(client.base, head, frames)
+    assert status == 400, answer[:300]
+    assert "chunked framing" in problem_of(400, headers, answer)["detail"]
+    assert game_count(client) == before
+
+
 def problem_of(status: int, headers: dict, body: bytes) -> dict:
     """The problem+json body of an error answer (fails on any other media type)."""
     assert headers["content-type"] == "application/problem+json", body[:200]
