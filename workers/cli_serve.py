@@ -20,6 +20,7 @@ import os
 import secrets
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -183,6 +184,10 @@ def _has_worker_command() -> bool:
               help="Also run the RQ worker (bots, scoring, deadlines).")
 def serve(bind: str, worker: bool) -> None:
     """Run the API (gunicorn) and the worker; an embedded Redis when REDIS_URL is unset."""
+    taken = _port_taken(bind)
+    if taken:
+        raise click.ClickException(f"cannot listen on {bind}: {taken}. Another server holds "
+                                   "it? Choose another with --bind or RUMMY_BIND.")
     supervisor = Supervisor()
     env = {**os.environ, "RUMMY_BIND": bind, "PYTHONUNBUFFERED": "1"}
     # One secret for every child (gunicorn's workers, the RQ worker), so that a seeded game
@@ -194,6 +199,25 @@ def serve(bind: str, worker: bool) -> None:
         supervisor.stop_all()
         click.echo("rummy serve: stopped")
     sys.exit(code)
+
+
+def _port_taken(bind: str) -> str | None:
+    """Why the API cannot listen on `bind` (``host:port``), or None when it can (or `bind` is
+    another form gunicorn reads, a ``unix:`` socket say). Checked before anything starts:
+    gunicorn retries a taken port, and the supervisor restarts it, so a taken port made
+    `serve` print its banner for whatever server held the port and loop for ever."""
+    host, _, port = bind.rpartition(":")
+    if not port.isdigit() or host.startswith("unix"):
+        return None
+    host = host.strip("[]") or "0.0.0.0"
+    try:
+        family = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            probe.bind((host, int(port)))
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 def _run(supervisor: Supervisor, env: dict, bind: str, worker: bool) -> int:

@@ -193,6 +193,22 @@ def test_the_restart_delay_doubles_while_a_child_keeps_dying(capsys):
                          "rummy serve: flaky exited with code 3; restarting in 2 s"]
 
 
+def test_serve_on_a_taken_port_says_so_and_starts_nothing():
+    """The newcomer tester's: on a port another server held, `serve` printed its banner for
+    that server and restarted gunicorn for ever."""
+    import socket
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        done = subprocess.run([RUMMY, "serve", "--bind", f"127.0.0.1:{port}"], env=env,
+                              capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+    assert READY_LINE not in done.stdout and "redis" not in done.stdout
+
+
 @pytest.mark.slow
 def test_make_run_serves_on_rummy_bind():
     """`make run` (README) binds the API where RUMMY_BIND says, with no --bind."""
