@@ -131,6 +131,19 @@ def test_json_over_1_kb_is_gzipped_and_small_answers_are_not(client, finished):
     assert "Content-Encoding" not in client.get(f"/v1/games/{finished['id']}/events").headers
 
 
+@pytest.mark.parametrize("refusal", ["gzip;q=0", "gzip; q=0.000", "GZIP;Q=0, br;q=0.5",
+                                     "gzip;q=0, *;q=0"])
+def test_a_client_refusing_gzip_gets_none(client, finished, refusal):
+    """RFC 9110 §12.4.2: q=0 is "not acceptable" (the newcomer tester's: gzip;q=0 got gzip)."""
+    feed = client.get(f"/v1/games/{finished['id']}/events?limit=5000",
+                      headers={"Accept-Encoding": refusal})
+    assert feed.status_code == 200 and "Content-Encoding" not in feed.headers
+    assert len(json.loads(feed.get_data())["events"]) == finished["version"]
+    again = client.get(f"/v1/games/{finished['id']}/events?limit=5000",
+                       headers={"Accept-Encoding": "identity;q=0.5, gzip;q=0.9"})
+    assert again.headers["Content-Encoding"] == "gzip"
+
+
 def test_a_gzipped_etag_still_satisfies_if_none_match_and_if_match(service):
     # A view at the start of a game is under 1 KB: compress from 100 bytes here.
     client = create_app({"RUMMY_SERVICE": service, "TESTING": True, "RUMMY_RATE_LIMITS": "off",
