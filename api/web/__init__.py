@@ -16,6 +16,9 @@ game answers a stranger exactly as an unknown one (404), and the page then says 
 
 The pages are one HTML template plus JS modules and one CSS file shipped as package data
 (no CDN, no build step). Not API operations: a plain Flask blueprint, outside openapi.yaml.
+Every page says what it may load and who may frame it (`PAGE_HEADERS`): only this server's
+scripts, styles and API, and no frame anywhere, since /play acts with a seat's token (a page
+framed by another site could be clicked through).
 """
 from flask import Blueprint, render_template
 
@@ -24,6 +27,13 @@ from api.caching import CACHE_CONTROL
 
 blp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/web/static")
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that read only this
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
 # The routes that serve a shell (no game read): api.visibility leaves them alone.
 SHELLS = ("web.watch", "web.replay", "web.play")
 
@@ -63,6 +73,14 @@ def seats(game_id: str):
     record = service().records.get(game_id)
     return record.public_seats(service().load(game_id)[1]), 200, {
         "Cache-Control": CACHE_CONTROL, "Vary": "Authorization"}  # a private game's: per caller
+
+
+@blp.after_request
+def _page_headers(response):
+    """PAGE_HEADERS on every HTML page of the blueprint (not on its JSON or assets)."""
+    if response.mimetype == "text/html":
+        response.headers.update(PAGE_HEADERS)
+    return response
 
 
 def _shell(page: str, game_id: str):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,6 +100,16 @@ def new_page(browser, viewport, traffic: Traffic | None = None):
         cdp.send("Network.enable")
         cdp.on("Network.eventSourceMessageReceived", lambda message: traffic.sse.append(message))
     return context, page
+
+
+def wait_for(page, expression: str, timeout_ms: int = 30_000, polling_ms: int = 50) -> None:
+    """Wait until the JS `expression` is truthy in `page`, polled from here with page.evaluate:
+    Playwright's wait_for_function polls in the page through eval, which the pages' policy
+    (api.web.PAGE_HEADERS: no 'unsafe-eval') forbids. Raises AssertionError on timeout."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out after {timeout_ms} ms: {expression}"
+        time.sleep(polling_ms / 1000)
 
 
 def screenshot(page, name: str) -> None:

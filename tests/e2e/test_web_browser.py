@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.browser_harness import (BOTS, CARD_LABEL, DESKTOP, GAME_TIMEOUT_MS, PHONE,
                                        Traffic, browser, fits, hidden_cards, new_page,  # noqa: F401
-                                       screenshot)
+                                       screenshot, wait_for)
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +72,7 @@ def test_the_watch_page_follows_a_bot_game_live_over_sse_to_its_end(browser, api
     status = page.get_by_test_id("game-status")
     status.get_by_text("waiting").wait_for()
     start(client, bot_game)
-    page.wait_for_function("document.querySelectorAll('.log li').length > 20")
+    wait_for(page, "document.querySelectorAll('.log li').length > 20")
     assert page.get_by_test_id("seat-3").get_by_text("bot (basic)").is_visible()  # seats reloaded
     # Live, not the "waiting" of the page's first load; a game of bots may end within the time
     # the browser takes to show 20 log lines, so "finished" is live too.

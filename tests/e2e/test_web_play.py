@@ -14,7 +14,7 @@ import pytest
 
 from e2e_harness import ADMIN_KEY
 from tests.e2e.browser_harness import (BOTS, DESKTOP, PHONE, Traffic, browser, fits,  # noqa: F401
-                                       new_page, screenshot)
+                                       new_page, screenshot, wait_for)
 
 pytestmark = pytest.mark.slow
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
@@ -77,7 +77,7 @@ def test_a_human_draws_discards_answers_a_buy_offer_and_sees_a_refusal_on_the_pl
         expect_size = len(hand.all())
         hand.first.click()
         discard.click()
-        page.wait_for_function(f"document.querySelectorAll('.mine button').length < {expect_size}")
+        wait_for(page, f"document.querySelectorAll('.mine button').length < {expect_size}")
         played += 1
     assert passed and played
     mine = [e for e in client.events(game["id"], token) if e["data"].get("seat") == 0]
@@ -126,7 +126,7 @@ def test_the_hand_sorts_by_suit_or_rank_and_the_choice_is_kept(browser, api_url,
     assert hand_order(page) == ["2C", "8C", "JD", "9H", "3S", "8S"]
     by_rank.focus()
     page.keyboard.press("Enter")  # keyboard operable
-    page.wait_for_function("document.querySelector('[data-testid=hand] [data-card]').dataset.card"
+    wait_for(page, "document.querySelector('[data-testid=hand] [data-card]').dataset.card"
                            " === '2C' && document.querySelectorAll('[aria-pressed=true].toggle')"
                            "[0].textContent === 'By rank'")
     assert hand_order(page) == ["2C", "3S", "8C", "8S", "9H", "JD"]
@@ -147,7 +147,7 @@ def test_cards_are_laid_off_by_dragging_tapping_and_keyboard(browser, api_url, c
     meld = lambda index: page.locator(f".meld[data-meld='{index}']")  # noqa: E731
 
     card("8S").drag_to(meld(0))  # drag: the 8s
-    page.wait_for_function("document.querySelectorAll(\".meld[data-meld='0'] .card\").length === 4")
+    wait_for(page, "document.querySelectorAll(\".meld[data-meld='0'] .card\").length === 4")
     assert "eight of spades" in meld_cards(page, 0)
 
     card("3S").click()  # tap the card, then the meld: the spade run's low end
@@ -156,7 +156,7 @@ def test_cards_are_laid_off_by_dragging_tapping_and_keyboard(browser, api_url, c
     assert target.count() == 1  # the only meld that takes it is marked
     screenshot(page, "play-lay-off-desktop")
     target.click()
-    page.wait_for_function("document.querySelectorAll(\".meld[data-meld='1'] .card\").length === 5")
+    wait_for(page, "document.querySelectorAll(\".meld[data-meld='1'] .card\").length === 5")
     assert meld_cards(page, 1)[0] == "three of spades"
 
     card("8C").focus()  # keyboard: Enter chooses the card, Enter on a marked meld lays it off
@@ -164,7 +164,7 @@ def test_cards_are_laid_off_by_dragging_tapping_and_keyboard(browser, api_url, c
     club_run = page.get_by_role("button", name="run 4: lay off eight of clubs here")
     club_run.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelectorAll(\".meld[data-meld='3'] .card\").length === 5")
+    wait_for(page, "document.querySelectorAll(\".meld[data-meld='3'] .card\").length === 5")
 
     card("JD").click()
     page.get_by_role("button", name="Discard jack of diamonds").click()
@@ -256,7 +256,7 @@ def test_a_seat_goes_down_by_picking_cards_into_melds_the_server_checking_them(
     assert built.nth(1).get_attribute("aria-label") == (
         "Meld 2: five of spades, six of spades, joker as seven of spades, eight of spades")
     press(page.get_by_role("button", name="Go down with 2 melds"))
-    page.wait_for_function("document.querySelectorAll('.table .meld[data-meld]').length === 2")
+    wait_for(page, "document.querySelectorAll('.table .meld[data-meld]').length === 2")
     assert builder.count() == 0 and refusal.is_hidden()
     view = client.get(f"/v1/games/{game_id}/view", token).json()
     assert view["version"] == version + 1 and view["opened"][0] is not None

@@ -17,7 +17,7 @@ from datetime import datetime
 import pytest
 
 from tests.e2e.browser_harness import (BOTS, DESKTOP, PHONE, Traffic, browser, fits,  # noqa: F401
-                                       new_page, screenshot)
+                                       new_page, screenshot, wait_for)
 
 pytestmark = pytest.mark.slow
 UNKNOWN = "f" * 16
@@ -119,12 +119,12 @@ def test_the_countdown_follows_the_servers_clock_down_to_the_turns_timeout(brows
     page.add_init_script(SKEWED_CLOCK)
     page.goto(f"{api_url}/watch/{game['id']}")
     countdown = page.get_by_test_id("countdown")
-    page.wait_for_function(
-        "(() => { const c = document.querySelector('[data-testid=countdown]');"
+    wait_for(
+        page, "(() => { const c = document.querySelector('[data-testid=countdown]');"
         " const s = document.querySelector('[data-testid=game-status]');"
         f" return c && !c.hidden && s.innerText.includes(\"Hu's turn\")"
         f" && Number(c.dataset.seconds) >= {TURN_S - 4}; }})()",
-        timeout=60_000, polling=100)
+        timeout_ms=60_000, polling_ms=100)
     # The server's seconds left read on both sides of the page's figure: a loaded machine may
     # take a second between two reads, and the page's figure is up to a second old.
     before = seconds_left(client, game["id"])

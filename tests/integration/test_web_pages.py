@@ -66,3 +66,16 @@ def test_the_seats_are_public_for_a_public_game_and_a_private_games_only_with_it
 
 def test_no_file_outside_the_assets_is_served(client):
     assert client.get("/web/static/../__init__.py").status_code == 404
+
+
+def test_every_page_loads_only_this_servers_assets_and_is_never_framed(client, game):
+    """The newcomer tester's: /play acts with a seat's token and sent no policy, so another
+    site could frame it. The browser tests (tests/e2e/test_web_*.py) play under this policy."""
+    from api.web import PAGE_HEADERS
+    for url in ("/", f"/watch/{game['id']}", f"/replay/{game['id']}", f"/play/{game['id']}"):
+        headers = client.get(url).headers
+        assert {name: headers.get(name) for name in PAGE_HEADERS} == PAGE_HEADERS, url
+    policy = PAGE_HEADERS["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "Content-Security-Policy" not in client.get("/web/static/main.js").headers
+    assert "Content-Security-Policy" not in client.get(f"/web/seats/{game['id']}").headers
