@@ -126,6 +126,9 @@ class GameCreation(GameReads):
                              f"(version {last}) must be GameEnded, not "
                              f"{str(raw[last - 1].get('type'))[:40]}")
         state = imported_state(raw)
+        if record.get("version") != len(events):  # checked last: an event's fault says more
+            raise ValueError(f"the record's version ({str(record.get('version'))[:20]}) must be "
+                             f"the number of its events ({len(events)})")
         specs = seat_specs(record.get("seats"), state.seats)
         if any(spec["kind"] == "open" for spec in specs):
             raise ValueError("a finished game's record has no open seat")

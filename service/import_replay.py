@@ -16,6 +16,7 @@ from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.state import CUT
 from service.clock import clock_event
+from service.import_acts import misruled
 from service.table_events import rules_events
 
 CLOCK_FIELDS = ("turn_s", "offer_s", "timeouts_before_takeover", "takeover_level")
@@ -50,11 +51,12 @@ def replayed(events: list) -> object:
     state, before = None, None
     for index, (version, event) in enumerate(played):
         name = type(event).__name__
-        wrong = out_of_order(name, before, state, event) or unfit(name, event, state)
+        following = played[index + 1][1] if index + 1 < len(played) else None
+        wrong = (out_of_order(name, before, state, event) or unfit(name, event, state)
+                 or misruled(name, event, state, following))
         if wrong:
             raise ValueError(f"event {version} ({name}) {wrong}")
         if name == "RoundScored":
-            following = played[index + 1][1] if index + 1 < len(played) else None
             if not rescored(state, event, following):
                 raise ValueError(f"event {version} (RoundScored) does not score the round "
                                  "before it as the rules do, or what follows it does not "

@@ -173,8 +173,9 @@ def test_an_imported_player_seated_fills_no_inbox(client, finished):
     seated = {"version": len(record["events"]) + 1, "type": "PlayerSeated", "schema": 1,
               "data": {"seat": 1, "player_id": "victim"}}
     imported = client.post("/v1/games/import", headers=SERVER,
-                           json={**record, "events": [*record["events"], seated]})
-    assert imported.status_code == 201
+                           json={**record, "events": [*record["events"], seated],
+                                 "version": seated["version"]})
+    assert imported.status_code == 201, imported.get_json()
     inbox = client.get("/v1/players/victim/games", headers={"X-Integration-Key": INTEGRATION_KEY})
     assert inbox.status_code == 200 and inbox.get_json()["items"] == []
 

@@ -1,0 +1,72 @@
+"""A seat's acts in an imported record, decided again (service.import_replay): each must be the
+event the rules make of the action it records. The fold applies what an event says, so
+without this a record could open with a "run" of 8C 8D 9H, lay off a card on a meld it does
+not fit, or discard a card its seat does not hold, and every view of the game would show it.
+
+Only the act itself is compared (the first event the decision makes): what follows it in the
+same decision (an offer, a purchase, a round's end) is checked as the replay folds it: the
+order, the deck's cards, the scores (service.import_replay).
+"""
+from __future__ import annotations
+
+import random
+
+from domain import decide
+from domain.errors import RuleViolation
+
+
+def recorded_action(name: str, event: object, following: object | None) -> dict | None:
+    """The action `event` (of type `name`) records, or None when it is no seat's act (a draw
+    from the stock after an offer, a purchase: consequences of an act). `following`: the event
+    after it (a discard followed by ShanghaiCalled was called Shanghai, R11.18)."""
+    if name == "StockChosen":
+        return {"type": "draw", "from": "stock"}
+    if name == "CardDrawn":
+        return {"type": "draw", "from": "discard"} if event.source == "discard" else None
+    if name == "BuyRequested":
+        return {"type": "buy"}
+    if name in ("BuyPassed", "ClaimPassed"):
+        return {"type": "pass"}
+    if name == "ContractOpened":
+        return {"type": "open", "melds": [list(meld) for meld in event.melds]}
+    if name == "CardLaidOff":
+        return _placed({"type": "lay_off", "meld": event.meld, "card": event.card}, event.end)
+    if name == "JokerSwapped":
+        joker_to = _placed({"meld": event.joker_to, "as": _declared(event.joker_card)},
+                           event.joker_end)
+        return {"type": "swap_joker", "meld": event.meld, "card": event.card,
+                "joker_to": joker_to}
+    if name == "CardDiscarded":
+        called = type(following).__name__ == "ShanghaiCalled"
+        return {"type": "discard", "card": event.card, **({"shanghai": True} if called else {})}
+    if name == "ClaimRequested":
+        declared = _declared(event.card)
+        return _placed({"type": "claim", "meld": event.meld,
+                        **({"as": declared} if declared else {})}, event.end)
+    return None
+
+
+def misruled(name: str, event: object, state: object, following: object | None) -> str | None:
+    """Why `event`, an act of its seat on `state`, is not what the rules decide of the action
+    it records, or None (also None for an event that is no act). Every refusal names the
+    rule the decision cites (R4.2, R7.2, ...)."""
+    action = recorded_action(name, event, following)
+    if action is None:
+        return None
+    try:
+        decided = decide(state, event.seat, action, random.Random(0))
+    except RuleViolation as refused:  # MalformedAction too
+        return f"is an act the rules refuse there ({refused.rule}: {refused.message})"
+    if not decided or decided[0] != event:
+        return "is not the event the rules make of the act it records"
+    return None
+
+
+def _placed(action: dict, end: str | None) -> dict:
+    """`action` with its run `end` ("low"/"high"), when it has one (None on a group)."""
+    return {**action, "end": end} if end is not None else action
+
+
+def _declared(written: str) -> str | None:
+    """What a wild card written ``JK=9S`` (or ``2C=7S``) stands for; None for a bare ``JK``."""
+    return written.partition("=")[2] or None
