@@ -24,7 +24,7 @@ from operator import itemgetter
 
 from domain.bots.analysis import Analysis
 from domain.bots.card_tables import (  # noqa: F401  (NUM, SUIT, POINTS: the bots' tables)
-    CARD_WINDOWS, GROUP, NUM, POINTS, RANK_CODES, RUN, RUN_SIZE, SUIT,
+    CARD_WINDOWS, GROUP, NUM, POINTS, RANK_CODES, RUN, RUN_SIZE, SUIT, SUIT_MATES,
     WINDOW_SETS,
 )
 from domain.bots.final_round import analyze_final as _analyze_final
@@ -33,7 +33,7 @@ from domain.bots.plans import (
     bounded_need, candidates, framed_candidates, from_scratch, least_need,
     plan_need, shares_codes,
 )
-from domain.cards import ACE_HIGH, JOKER, card_at, physical_card
+from domain.cards import ACE_HIGH, JOKER, physical_card
 from domain.melds import Meld, layoff_targets
 
 
@@ -251,17 +251,15 @@ def potential(hand_counts, code, groups=True, runs=True):
     """
     if code == JOKER:
         return 99
-    n, s = NUM[code], SUIT[code]
+    get = hand_counts.get   # dict.get: a Counter's [] on a missing code is a Python call
     score = 0
     if groups:
-        score += 2 * sum(hand_counts[c] for c in RANK_CODES[n]) - 2
+        a, b, c, d = RANK_CODES[NUM[code]]
+        score += 2 * (get(a, 0) + get(b, 0) + get(c, 0) + get(d, 0)) - 2
     if runs:
-        for d in (-2, -1, 1, 2):
-            m = n + d
-            if m == 0:
-                m = ACE_HIGH if d == -1 else None
-            if m is not None and 1 <= m <= ACE_HIGH and hand_counts[card_at(m, s)]:
-                score += 2 if abs(d) == 1 else 1
+        for mate, weight in SUIT_MATES[code]:
+            if get(mate):
+                score += weight
     return score
 
 
