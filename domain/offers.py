@@ -26,8 +26,9 @@ def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
     """`offer` after `seat` asked to buy (`buys`) or passed (R6.2, R6.9)."""
     # Built without the frozen dataclass's __init__ (one object.__setattr__ per field): the
     # answers of big tables are most of a game's events (bench/variant_fold.py). The copied
-    # fields become the new offer's instance dict as they are (no second copy).
-    fields = dict(offer.__dict__)
+    # fields become the new offer's instance dict as they are (no second copy); dict.copy
+    # clones the table whole (`domain.fold`).
+    fields = offer.__dict__.copy()
     if buys:
         fields["buyers"] = offer.buyers + (seat,)
     else:
@@ -37,7 +38,7 @@ def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
 
 def with_passes(offer: Offer, seats: tuple[int, ...]) -> Offer:
     """`offer` after `seats` passed, in that order (R6.2, R6.9); built like `with_answer`."""
-    fields = dict(offer.__dict__)
+    fields = offer.__dict__.copy()
     fields["passed"] = offer.passed + seats
     return adopt(Offer, fields)
 

@@ -179,7 +179,7 @@ def plan_need(naturals, jokers, groups, runs, used=None, gaps=None):
     group takes from another). `need_with` scores every candidate plan of hands it never
     details with neither list, so that path records nothing.
     """
-    avail = dict(naturals)
+    avail = naturals.copy()   # a clone of the table: cheaper than dict(naturals)
     missing = empty = 0
     for window in runs:
         if window is None:
