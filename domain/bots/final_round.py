@@ -2,7 +2,6 @@
 greedily span by span (R4.3: same-suit runs apart). Standard library only; pure."""
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
 from domain.bots.analysis import Analysis
@@ -62,7 +61,9 @@ def analyze_final(hand):
             wanted.add(codes[hi + 1])
     orphans = len(hand) - jokers - len(used)
     need = max(0, holes - jokers) + orphans
-    support = Counter(used)
+    support = {}                        # a dict: building a Counter costs more than this loop
+    for code in used:
+        support[code] = support.get(code, 0) + 1
     for code in support:
         support[code] /= support[code] + left[code]  # the copies held: used + left
     plans = [(need, (), tuple(spans))]
