@@ -79,6 +79,8 @@ def _best_span(present, taken):
     """
     best, best_gain = None, None
     for suit, held in present.items():
+        if not held:                    # no natural left in the suit: no span
+            continue
         found = _suit_best_span(held, taken[suit])
         if found is not None and (best_gain is None or found[0] > best_gain):
             best_gain, best = found[0], (suit, found[1], found[2])
