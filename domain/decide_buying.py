@@ -9,8 +9,10 @@ from domain.decide_common import (
 from domain.errors import RuleViolation
 from domain.events import BuyPassed, BuyRequested, CardBought, Event, OfferClosed, OfferOpened
 from domain.events_variants import PenaltyCardTaken
-from domain.offers import PENDING, outcome, purchase_payable, waiting_for, with_answer
-from domain.state import GameState
+from domain.offers import (
+    PENDING, outcome, purchase_payable, waiting_for, with_answer, with_passes,
+)
+from domain.state import GameState, Offer
 
 
 def offer_or_draw(batch: Batch, rng: random.Random, barred: int | None) -> None:
@@ -67,11 +69,12 @@ def answer(state: GameState, seat: object, action: dict, rng: random.Random) -> 
     answered = BuyRequested(seat=seat) if buys else BuyPassed(seat=seat)
     # Most answers leave the offer open (a seat ahead has not answered yet): settle that on
     # the offer alone, without a batch or folding the answer into a new state first.
-    if outcome(with_answer(offer, seat, buys), rnd.turn, state.seats) == PENDING:
+    offer = with_answer(offer, seat, buys)
+    if outcome(offer, rnd.turn, state.seats) == PENDING:
         return [answered]
     batch = Batch(state)
-    batch.add(answered)
-    resolve(batch, rng)
+    batch.add(answered, changes_table=False)   # `resolve` is handed the answered offer
+    resolve(batch, rng, offer)
     return batch.events
 
 
@@ -84,22 +87,25 @@ def close_offer(state: GameState, seat: None, action: dict, rng: random.Random) 
     if rnd.offer is None:
         raise RuleViolation("R6.9", "no buy offer is open")
     batch = Batch(state)
-    for silent in waiting_for(rnd.offer, rnd.turn, state.seats):
-        batch.add(BuyPassed(seat=silent))
-    resolve(batch, rng)
+    silent = waiting_for(rnd.offer, rnd.turn, state.seats)
+    for quiet in silent:
+        batch.add(BuyPassed(seat=quiet), changes_table=False)  # `resolve` is handed them
+    resolve(batch, rng, with_passes(rnd.offer, silent))
     return batch.events
 
 
-def resolve(batch: Batch, rng: random.Random) -> None:
-    """Close the offer once its outcome is certain (R6.9): the purchase with its penalty
-    cards (R6.3, R11.10) and the next offer (R6.4), or, when all declined, the active seat's
-    draw (R6.5)."""
+def resolve(batch: Batch, rng: random.Random, offer: Offer) -> None:
+    """Close `offer` once its outcome is certain (R6.9): the purchase with its penalty cards
+    (R6.3, R11.10) and the next offer (R6.4), or, when all declined, the active seat's draw
+    (R6.5). `offer` is the open offer with the answers the batch added; those answers and the
+    closing need not be folded into the batch's state (`changes_table=False`): what follows
+    reads the stock, the pile and the purchases, which they leave as they were, and never
+    the offer again (a fold per closed offer saved)."""
     rnd = batch.round
-    offer = rnd.offer
     buyer = outcome(offer, rnd.turn, batch.state.seats)
     if buyer == PENDING:
         return
-    batch.add(OfferClosed(card=offer.card, buyer=buyer))
+    batch.add(OfferClosed(card=offer.card, buyer=buyer), changes_table=False)
     if buyer is None:
         draw_from_stock(batch, rng)
         return

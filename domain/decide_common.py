@@ -27,7 +27,8 @@ class Batch:
         """Append `event`; it is folded only when a later choice reads `state`.
 
         `changes_table=False`: the event leaves every field a later choice of the command
-        reads as it was (StockChosen), so `state` skips it unless events before it wait to be
+        reads as it was (StockChosen; an offer's answers and closing, see
+        `decide_buying.resolve`), so `state` skips it unless events before it wait to be
         folded; the caller folds every event anyway. Saves a fold per stock draw.
         """
         self.events.append(event)

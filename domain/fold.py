@@ -31,8 +31,9 @@ def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameStat
     events are applied to a private working copy (two dicts of fields), frozen once at the
     end: a whole game folds in a few milliseconds.
     """
-    game = None if state is None else dict(state.__dict__)
-    rnd = None if state is None or state.round is None else dict(state.round.__dict__)
+    # dict.copy clones a dict's table whole; dict(d) inserts field by field (~4x the time)
+    game = None if state is None else state.__dict__.copy()
+    rnd = None if state is None or state.round is None else state.round.__dict__.copy()
     handlers = _HANDLERS
     folded = 0
     for event in events:
@@ -70,7 +71,6 @@ def _frozen(game: dict | None, rnd: dict | None) -> GameState | None:
     if rnd is not None:
         game["round"] = adopt(RoundState, _with_passes(rnd))
     return adopt(GameState, game)
-
 
 
 def _took_from_discard(rnd: dict, seat: int, card: str) -> None:

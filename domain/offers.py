@@ -14,15 +14,11 @@ def priority_order(active: int, seats: int) -> tuple[int, ...]:
     return tuple((active + step) % seats for step in range(1, seats))
 
 
-def eligible(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
-    """Seats that may answer the offer: not the active seat (R6.7), not the barred one (R6.4),
-    none at the purchase cap (R11.9)."""
-    return _eligible(active, seats, offer.barred, offer.capped)
-
-
 @lru_cache(maxsize=None)  # a handful of (active, seats, barred, capped), asked at every step
 def _eligible(active: int, seats: int, barred: int | None,
               capped: tuple[int, ...]) -> tuple[int, ...]:
+    """Seats that may answer an offer: not the active seat (R6.7), not the barred one (R6.4),
+    none at the purchase cap (R11.9)."""
     return tuple(s for s in priority_order(active, seats) if s != barred and s not in capped)
 
 
@@ -30,8 +26,9 @@ def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
     """`offer` after `seat` asked to buy (`buys`) or passed (R6.2, R6.9)."""
     # Built without the frozen dataclass's __init__ (one object.__setattr__ per field): the
     # answers of big tables are most of a game's events (bench/variant_fold.py). The copied
-    # fields become the new offer's instance dict as they are (no second copy).
-    fields = dict(offer.__dict__)
+    # fields become the new offer's instance dict as they are (no second copy); dict.copy
+    # clones the table whole (`domain.fold`).
+    fields = offer.__dict__.copy()
     if buys:
         fields["buyers"] = offer.buyers + (seat,)
     else:
@@ -41,7 +38,7 @@ def with_answer(offer: Offer, seat: int, buys: bool) -> Offer:
 
 def with_passes(offer: Offer, seats: tuple[int, ...]) -> Offer:
     """`offer` after `seats` passed, in that order (R6.2, R6.9); built like `with_answer`."""
-    fields = dict(offer.__dict__)
+    fields = offer.__dict__.copy()
     fields["passed"] = offer.passed + seats
     return adopt(Offer, fields)
 
@@ -52,31 +49,34 @@ def outcome(offer: Offer, active: int, seats: int) -> int | None | str:
     Returns the winning buyer's seat, None when every eligible seat declined, or PENDING while
     a seat ahead of the best request has not answered.
     """
-    for seat in eligible(offer, active, seats):
-        if seat in offer.buyers:
-            return seat
-        if seat not in offer.passed:
-            return PENDING
-    return None
+    return _settled(active, seats, offer.barred, offer.capped, offer.buyers, offer.passed)[0]
 
 
 def waiting_for(offer: Offer, active: int, seats: int) -> tuple[int, ...]:
     """Seats whose answer still matters: unanswered eligible seats ahead of the best request."""
-    return tuple(_waiting(offer, active, seats))
+    return _settled(active, seats, offer.barred, offer.capped, offer.buyers, offer.passed)[1]
 
 
 def first_waiting(offer: Offer, active: int, seats: int) -> int | None:
-    """`waiting_for(...)[0]` without building the tuple, None when no answer matters."""
-    return next(_waiting(offer, active, seats), None)
+    """`waiting_for(...)[0]`, None when no answer matters."""
+    waiting = waiting_for(offer, active, seats)
+    return waiting[0] if waiting else None
 
 
-def _waiting(offer: Offer, active: int, seats: int):
-    buyers, passed = offer.buyers, offer.passed
-    for seat in eligible(offer, active, seats):
-        if seat in buyers:
-            return
+# Every decision of an offer asks who must answer (the loop, the legal actions, the view)
+# and each answer asks the outcome: a few hundred distinct offers recur (seats, who is
+# barred or capped, who answered), so both are kept per offer's fields, bounded.
+@lru_cache(maxsize=4096)
+def _settled(active: int, seats: int, barred: int | None, capped: tuple[int, ...],
+             buyers: tuple[int, ...], passed: tuple[int, ...]) -> tuple:
+    """``(outcome, waiting_for)`` of an offer with these fields (see those functions)."""
+    waiting = []
+    for seat in _eligible(active, seats, barred, capped):
+        if seat in buyers:   # the best request: settled unless a seat ahead owes an answer
+            return (PENDING if waiting else seat), tuple(waiting)
         if seat not in passed:
-            yield seat
+            waiting.append(seat)
+    return (PENDING if waiting else None), tuple(waiting)
 
 
 def purchase_payable(rnd: RoundState, penalty_cards: int = 1, rebuild: bool = True) -> bool:

@@ -18,8 +18,6 @@ order, which keeps the level deterministic).
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from domain.bots import planning as P
 from domain.bots.frame import keeps_with
 from domain.cards import JOKER
@@ -164,7 +162,7 @@ def pick_discard(view):
     tied = [c for c in candidates if first[c] == least]
     if len(tied) == 1:
         return tied[0]
-    counts = Counter(hand)
+    counts = P.naturals_of(hand)[0]
     kinds = _kinds(view)
     groups, runs = "group" in kinds, "run" in kinds
 

@@ -38,3 +38,21 @@ BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for c
 POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
 RANK_CODES = {n: tuple(card_at(n, s) for s in SUITS) for n in range(1, 14)}
 RANK_POINTS = {n: POINTS[card_at(n, SUITS[0])] for n in range(1, 14)}
+
+
+def _suit_mates(code):
+    """``(code, weight)`` of the suit mates `planning.potential` looks for around natural
+    ``code``: ranks 1 apart weigh 2, ranks 2 apart 1. Below an ace (1) it looks at position
+    14, which `card_at` gives as the ace itself: kept as the bots have always scored it."""
+    n, s = NUM[code], SUIT[code]
+    mates = []
+    for d in (-2, -1, 1, 2):
+        m = n + d
+        if m == 0:
+            m = ACE_HIGH if d == -1 else None
+        if m is not None and 1 <= m <= ACE_HIGH:
+            mates.append((card_at(m, s), 2 if abs(d) == 1 else 1))
+    return tuple(mates)
+
+
+SUIT_MATES = {code: _suit_mates(code) for code in NUM}

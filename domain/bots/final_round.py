@@ -2,7 +2,6 @@
 greedily span by span (R4.3: same-suit runs apart). Standard library only; pure."""
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
 from domain.bots.analysis import Analysis
@@ -62,7 +61,9 @@ def analyze_final(hand):
             wanted.add(codes[hi + 1])
     orphans = len(hand) - jokers - len(used)
     need = max(0, holes - jokers) + orphans
-    support = Counter(used)
+    support = {}                        # a dict: building a Counter costs more than this loop
+    for code in used:
+        support[code] = support.get(code, 0) + 1
     for code in support:
         support[code] /= support[code] + left[code]  # the copies held: used + left
     plans = [(need, (), tuple(spans))]
@@ -78,6 +79,8 @@ def _best_span(present, taken):
     """
     best, best_gain = None, None
     for suit, held in present.items():
+        if not held:                    # no natural left in the suit: no span
+            continue
         found = _suit_best_span(held, taken[suit])
         if found is not None and (best_gain is None or found[0] > best_gain):
             best_gain, best = found[0], (suit, found[1], found[2])

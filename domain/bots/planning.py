@@ -18,22 +18,21 @@ tuple of card codes. Standard library only.
 """
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 from operator import itemgetter
 
 from domain.bots.analysis import Analysis
 from domain.bots.card_tables import (  # noqa: F401  (NUM, SUIT, POINTS: the bots' tables)
-    CARD_WINDOWS, GROUP, NUM, POINTS, RANK_CODES, RUN, RUN_SIZE, SUIT,
+    CARD_WINDOWS, GROUP, NUM, POINTS, RANK_CODES, RUN, RUN_SIZE, SUIT, SUIT_MATES,
     WINDOW_SETS,
 )
 from domain.bots.final_round import analyze_final as _analyze_final
 from domain.bots.frame import keeps_with, keeps_without
 from domain.bots.plans import (
     bounded_need, candidates, framed_candidates, from_scratch, least_need,
-    plan_need, shares_codes,
+    naturals_of, plan_need, shares_codes,
 )
-from domain.cards import ACE_HIGH, JOKER, card_at, physical_card
+from domain.cards import ACE_HIGH, JOKER, physical_card
 from domain.melds import Meld, layoff_targets
 
 
@@ -122,8 +121,7 @@ def need_with(kinds, hand, card, final=False):
     if need is None:
         if len(_needs) >= _CACHE_MAX:
             _needs.clear()
-        naturals = Counter(key[1])
-        jokers = naturals.pop(JOKER, 0)
+        naturals, jokers = naturals_of(key[1])
         need = _needs[key] = least_need(kinds, naturals, jokers)
     return need
 
@@ -142,9 +140,8 @@ def lowers_need(kinds, hand, card, need, final=False, kept_checked=False):
         return need_with(kinds, hand, card, final) < need
     if not kept_checked and _keeps(kinds, hand, card):
         return False
-    naturals = Counter(hand)
-    naturals[card] += 1
-    jokers = naturals.pop(JOKER, 0)
+    naturals, jokers = naturals_of(hand)
+    naturals[card] = naturals.get(card, 0) + 1
     group_sets, run_sets = candidates(kinds, naturals)
     if not run_sets:
         return from_scratch(kinds) < need
@@ -204,8 +201,7 @@ def _analyze(kinds, hand, base=None, card=None):
     hand's cards of its ranks and windows and on the jokers, so a plan of ``base`` whose
     ranks and windows do not hold ``card`` scores the same here and is taken as it is.
     """
-    naturals = Counter(hand)
-    jokers = naturals.pop(JOKER, 0)
+    naturals, jokers = naturals_of(hand)
     group_sets, run_sets, frame = framed_candidates(kinds, naturals)
     reuse = base.scored if base is not None and card != JOKER else None
     rank, windows = (NUM[card], CARD_WINDOWS[card]) if reuse is not None else (None, ())
@@ -245,23 +241,21 @@ def _analyze(kinds, hand, base=None, card=None):
 def potential(hand_counts, code, groups=True, runs=True):
     """How a spare natural might still join a meld: same-rank mates and near suit mates.
 
-    ``hand_counts`` is a Counter of the hand; ``groups``/``runs`` say which meld kinds the
-    contract has (rank mates only matter for groups, suit mates for runs). Cheap; used to
-    break ties between spare cards.
+    ``hand_counts`` maps the hand's codes to copies (a dict or Counter); ``groups``/``runs``
+    say which meld kinds the contract has (rank mates only matter for groups, suit mates for
+    runs). Cheap; used to break ties between spare cards.
     """
     if code == JOKER:
         return 99
-    n, s = NUM[code], SUIT[code]
+    get = hand_counts.get   # dict.get: a Counter's [] on a missing code is a Python call
     score = 0
     if groups:
-        score += 2 * sum(hand_counts[c] for c in RANK_CODES[n]) - 2
+        a, b, c, d = RANK_CODES[NUM[code]]
+        score += 2 * (get(a, 0) + get(b, 0) + get(c, 0) + get(d, 0)) - 2
     if runs:
-        for d in (-2, -1, 1, 2):
-            m = n + d
-            if m == 0:
-                m = ACE_HIGH if d == -1 else None
-            if m is not None and 1 <= m <= ACE_HIGH and hand_counts[card_at(m, s)]:
-                score += 2 if abs(d) == 1 else 1
+        for mate, weight in SUIT_MATES[code]:
+            if get(mate):
+                score += weight
     return score
 
 

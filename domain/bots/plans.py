@@ -4,7 +4,8 @@ windows of a hand, and the need of each plan.
 A plan is ``(groups, runs)``: a rank (1..13, or None: no candidate) per group and a window
 ``(suit, low)`` (or None) per run. Its need is the cards still to draw before opening with
 it: the holes the jokers cannot fill plus one per meld without a natural (R3.3).
-``naturals`` is a Counter of a hand's natural codes. Standard library only; pure.
+``naturals`` maps a hand's natural codes to their copies (`naturals_of`). Standard library
+only; pure.
 """
 from __future__ import annotations
 
@@ -16,8 +17,19 @@ from domain.bots.card_tables import (
     WINDOW_CODES, WINDOW_SETS,
 )
 from domain.bots.frame import Frame
-from domain.cards import SUITS
+from domain.cards import JOKER, SUITS
 from domain.hand_tally import RUN_LOWS
+
+
+def naturals_of(cards):
+    """``(naturals, jokers)`` of ``cards``: a dict natural code -> copies, in first-seen order,
+    and the number of jokers. A plain dict: building a Counter costs several times more than
+    this loop, and it is built at every analysis and buy question."""
+    naturals = {}
+    get = naturals.get
+    for code in cards:
+        naturals[code] = get(code, 0) + 1
+    return naturals, naturals.pop(JOKER, 0)
 
 
 def from_scratch(kinds):
@@ -71,7 +83,9 @@ def _run_choice(n_runs, *masks):
     (in SUITS order): see `_run_candidates` and `frame.Frame`."""
     run_cands, window_cut = _run_candidates(masks, n_runs + 2)
     codes = frozenset().union(*(WINDOW_SETS[w] for w in run_cands))
-    run_sets = tuple(runs for runs in combinations(run_cands, n_runs) if _runs_apart(runs))
+    run_sets = tuple(combinations(run_cands, n_runs))
+    if not _runs_apart(run_cands):   # only then can a set of them break R4.3
+        run_sets = tuple(runs for runs in run_sets if _runs_apart(runs))
     return run_sets, window_cut, codes
 
 
@@ -90,10 +104,12 @@ def _group_candidates(naturals, k):
 def _run_candidates(masks, k):
     """The ``k`` windows ``(suit, low)`` holding most distinct ranks, padded with None, and
     the key ``(-held, low, suit)`` of the last one (None when padded). ``masks``: per suit
-    (SUITS order), the bits of the rank positions held (see `BIT`)."""
+    (SUITS order), the bits of the rank positions held (see `BIT`). Keys are distinct, so
+    the first ``k`` of all suits are among each suit's own first ``k``: only those are sorted."""
     windows = []
     for suit, mask in zip(SUITS, masks):
-        windows += _suit_windows(suit, mask)
+        if mask:
+            windows += _suit_windows(suit, mask)[:k]
     windows.sort()
     chosen = tuple((s, low) for _, low, s in windows[:k])
     if len(chosen) < k:
@@ -103,9 +119,9 @@ def _run_candidates(masks, k):
 
 @lru_cache(maxsize=None)  # at most 4 suits x 2**14 rank masks, far fewer in practice
 def _suit_windows(suit, mask):
-    """``(-held, low, suit)`` for every window of a suit's rank mask holding a card."""
-    return tuple((-POPCOUNT4[(mask >> low) & 15], low, suit)
-                 for low in RUN_LOWS if (mask >> low) & 15)
+    """``(-held, low, suit)`` for every window of a suit's rank mask holding a card, sorted."""
+    return tuple(sorted((-POPCOUNT4[(mask >> low) & 15], low, suit)
+                        for low in RUN_LOWS if (mask >> low) & 15))
 
 
 def _runs_apart(runs):
@@ -165,7 +181,7 @@ def plan_need(naturals, jokers, groups, runs, used=None, gaps=None):
     group takes from another). `need_with` scores every candidate plan of hands it never
     details with neither list, so that path records nothing.
     """
-    avail = dict(naturals)
+    avail = naturals.copy()   # a clone of the table: cheaper than dict(naturals)
     missing = empty = 0
     for window in runs:
         if window is None:
