@@ -98,7 +98,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(docs_site.blp)
     app.register_blueprint(web.blp)
     errors.register_error_handlers(app)
-    metrics.init_app(app)  # first of the before_request hooks: every request is timed
+    metrics.init_app(app)  # before every hook but compression's rewrite: each request is timed
     admin_keys.init_app(app)  # before visibility: a wrong key is a 403 even on a private game
     visibility.init_app(app)
     parsing.init_app(app)  # a body that is not JSON: 400 before any route acts

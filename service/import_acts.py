@@ -32,8 +32,11 @@ def recorded_action(name: str, event: object, following: object | None) -> dict 
     if name == "CardLaidOff":
         return _placed({"type": "lay_off", "meld": event.meld, "card": event.card}, event.end)
     if name == "JokerSwapped":
-        joker_to = _placed({"meld": event.joker_to, "as": _declared(event.joker_card)},
-                           event.joker_end)
+        # `as`: what it stands for on a run (a deuce may stand for itself, written bare),
+        # null on a group (the joker is written JK, a deuce 2C=5 there)
+        declared = (None if event.joker_end is None
+                    else _declared(event.joker_card) or event.joker_card)
+        joker_to = _placed({"meld": event.joker_to, "as": declared}, event.joker_end)
         return {"type": "swap_joker", "meld": event.meld, "card": event.card,
                 "joker_to": joker_to}
     if name == "CardDiscarded":
@@ -48,8 +51,10 @@ def recorded_action(name: str, event: object, following: object | None) -> dict 
 
 def misruled(name: str, event: object, state: object, following: object | None) -> str | None:
     """Why `event`, an act of its seat on `state`, is not what the rules decide of the action
-    it records, or None (also None for an event that is no act). Every refusal names the
-    rule the decision cites (R4.2, R7.2, ...)."""
+    it records, or None (also None for an event that is no act). A refusal of the rules names
+    the rule the decision cites (R4.2, R6.7, R7.2, ...): an act out of turn, an answer of a
+    seat no offer asks. A seat may answer an offer behind a nearer seat's request (R6.2: it
+    is recorded), so no check of who the table awaits comes before this one."""
     action = recorded_action(name, event, following)
     if action is None:
         return None
@@ -57,6 +62,8 @@ def misruled(name: str, event: object, state: object, following: object | None) 
         decided = decide(state, event.seat, action, random.Random(0))
     except RuleViolation as refused:  # MalformedAction too
         return f"is an act the rules refuse there ({refused.rule}: {refused.message})"
+    except Exception:  # noqa: BLE001 - no table to act on (a draw before any deal, say)
+        return "does not follow from the events before it"
     if not decided or decided[0] != event:
         return "is not the event the rules make of the act it records"
     return None

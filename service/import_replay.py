@@ -11,7 +11,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import chain
 
-from domain import awaiting, decide, fold, full_deck, full_view, public_view
+from domain import decide, fold, full_deck, full_view, public_view
 from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.state import CUT
@@ -81,19 +81,14 @@ def replayed(events: list) -> object:
 SEAT_FIELDS = ("seat", "dealer", "first_dealer", "buyer", "barred", "winner", "discarder")
 SEED_MAX_CHARS = 128  # the server records a 64-hex seed: a record's may not fill every view
 END_REASONS = {"went_out": True, "no_card": False, "turn_cap": False}  # -> names a winner
-# A seat's own acts: the seat must be one the table awaits then (the fold applies what it is
-# told: a BuyPassed of a seat no offer asked, or a discard out of turn, folded as given).
-ACTS = frozenset({
-    "StockChosen", "BuyRequested", "BuyPassed", "ContractOpened", "CardLaidOff",
-    "JokerSwapped", "CardDiscarded", "ClaimRequested", "ClaimPassed"})
 
 
 def unfit(name: str, event: object, state: object) -> str | None:
     """Why `event` alone, on `state` (None before the first event), is not one the server
     makes, or None. The fold applies what an event says, so without these a BuyPassed of seat 7
     at a table of four, a dealer of 10^6 or a winner holding cards was folded and shown in every
-    view: every seat an event names is a seat of the table; a seat's own act (ACTS) comes when
-    the table awaits that seat; a round ends as play ends it (`_unfit_end`); a seed is at most
+    view: every seat an event names is a seat of the table; a round ends as play ends it
+    (`_unfit_end`); a seed is at most
     SEED_MAX_CHARS long; a clock is within the clock's bounds (service.clock.clock_event: a
     turn of 10^15 s made every deadline after it fail)."""
     if name == "GameCreated":
@@ -101,8 +96,6 @@ def unfit(name: str, event: object, state: object) -> str | None:
     if state is None:  # a position's game begins with it (service.creation checks the first)
         return None
     wrong = _unfit_seats(event, state.seats)
-    if wrong is None and name in ACTS and event.seat not in awaiting(state).seats:
-        wrong = f"is an act of seat {event.seat}, which the table did not await then (R5, R6)"
     if wrong is None and name == "RoundEnded":
         wrong = _unfit_end(event, state)
     if wrong is None and name == "ClockSet":

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from gunicorn.util import is_ipv6
 
 from service.embedded import die_with_parent
 
@@ -210,8 +211,10 @@ def _port_taken(bind: str) -> str | None:
     if not port.isdigit() or host.startswith("unix"):
         return None
     host = host.strip("[]") or "0.0.0.0"
+    # the family gunicorn binds (gunicorn.sock): IPv6 for an IPv6 literal only, a host name
+    # as IPv4 (where "localhost" resolves to ::1 first, its first address would be the wrong one)
+    family = socket.AF_INET6 if is_ipv6(host) else socket.AF_INET
     try:
-        family = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)[0][0]
         with socket.socket(family, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
             probe.bind((host, int(port)))

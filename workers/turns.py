@@ -219,8 +219,9 @@ class TurnLoop:
 
     def _move(self, game_id: str, record, version: int, state: object,
               scoring: bool) -> tuple[int, object]:
-        """One move at `version`: the round's scoring (R9.1-R9.4), else one bot turn (one
-        append, service.bot_turns). (version, state) after it."""
+        """One move at `version`: the round's scoring (R9.1-R9.4), else one bot turn (two in a
+        game of bots, BOT_GAME_TURNS) as one append (service.bot_turns). (version, state)
+        after it."""
         if scoring:
             def decision(at_state, at_version):
                 return decide(at_state, None, SCORE, decision_rng(record.rng_seed, at_version))

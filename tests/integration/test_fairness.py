@@ -94,6 +94,8 @@ def test_a_game_with_a_human_goes_before_the_next_slice_of_the_games_of_bots(wir
         mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)
         if 0 not in awaiting(wiring.service.load(mixed["id"])[1]).seats:
             break
+    else:
+        pytest.fail("no seed in 20 gave a game where a bot acts first")
     played = len(slices)
     loop.step()
     assert slices[played][0] == mixed["id"]  # the first slice of the step (TAKE_GAMES)
@@ -145,6 +147,8 @@ def test_a_bot_append_in_a_game_with_a_human_holds_one_bot_turn(wiring, monkeypa
                                            admin_key=admin_key)["id"]
         if 0 not in awaiting(wiring.service.load(mixed)[1]).seats:
             break
+    else:
+        pytest.fail("no seed in 20 gave a game where a bot acts first")
     bots = wiring.service.create_game(BOTS, seed=5, admin_key=admin_key)["id"]
     mixed, bots = (wiring.service.record(game).rng_seed for game in (mixed, bots))
     loop = turn_loop(wiring)
@@ -278,6 +282,8 @@ def test_an_outage_puts_the_games_of_a_take_back_with_the_urgency_they_were_take
         mixed = wiring.service.create_game([{"kind": "human"}] + BOTS[:3], seed=seed)["id"]
         if 0 not in awaiting(wiring.service.load(mixed)[1]).seats:
             break
+    else:
+        pytest.fail("no seed in 20 gave a game where a bot acts first")
 
     def outage(*args, **kwargs):
         raise StoreUnavailable("connection refused")

@@ -1,6 +1,6 @@
-"""An imported record names only seats of its table, each act by a seat the table awaited, and
-each round's end by the seat that went out (service.import_replay.unfit), over HTTP on a real
-Redis. The fold applies what an event says: without these checks a BuyPassed of seat 7 at a
+"""An imported record names only seats of its table, each act by a seat the rules let act
+(service.import_acts), and each round's end by the seat that went out
+(service.import_replay.unfit), over HTTP on a real Redis. The fold applies what an event says: without these checks a BuyPassed of seat 7 at a
 table of four, a dealer of 10^6 or a winner holding cards was imported and shown in every view.
 """
 import pytest
@@ -58,8 +58,8 @@ def set_field(event_type: str, **fields):
     (set_field("GameCreated", first_dealer=-1), "names seat -1 as its first_dealer"),
     (set_field("BuyPassed", seat=7), "names seat 7 as its seat"),
     (set_field("RoundEnded", winner=9), "names seat 9 as its winner"),
-    (not_asked, "which the table did not await then"),
-    (out_of_turn, "which the table did not await then"),
+    (not_asked, "is an act the rules refuse there (R6.7"),
+    (out_of_turn, "is an act the rules refuse there (R2.4"),
     (holding_cards, "whose hand did not go out (R5.7)"),
     (set_field("RoundEnded", reason="bored"), "for a reason play has not"),
     (set_field("GameCreated", seed="7" * 10_000), "a seed of more than 128 characters"),
