@@ -300,16 +300,10 @@ def test_a_record_event_with_a_field_of_another_type_is_a_422(client, game, admi
 def test_a_record_with_a_position_the_server_did_not_write_is_a_422(client, game, admin_key):
     """A PositionLoaded holds a normalized position: another (its turn None) made every view
     of the table after it fail."""
-    from domain import event_to_dict, fold, start_from_position
-    from service.table_events import event_of
-    from tests.integration.records import finished_record
+    from domain import event_to_dict
+    from tests.integration.records import finished_record, first_deal_as_position
     record = finished_record()
-    dealt = fold([event_of(e) for e in record["events"][:2]])
-    loaded = start_from_position({"profile": "standard", "round": 1, "dealer": dealt.round.dealer,
-                                  "turn": dealt.round.turn, "phase": "draw",
-                                  "hands": [list(h) for h in dealt.round.hands],
-                                  "discard": list(dealt.round.discard),
-                                  "stock": list(dealt.round.stock)})[0]
+    loaded = first_deal_as_position(record)
     position = {**event_to_dict(loaded)["data"]["position"], "turn": None}
     record["events"] = [{"version": 1, "type": "PositionLoaded", "schema": 1,
                          "data": {"position": position}}, *record["events"][2:]]

@@ -90,16 +90,11 @@ def test_a_record_beginning_with_a_position_imports(client, admin_key):
     """A game started from a position begins with PositionLoaded, not GameCreated: the checks
     take its seats from the position. The record is a played game whose creation and first
     deal are given as the position of that deal."""
-    from domain import event_to_dict, fold, start_from_position
-    from service.table_events import event_of
+    from domain import event_to_dict
+    from tests.integration.records import first_deal_as_position
     from tests.integration.test_api_input import _renumbered
     record = finished_record()
-    dealt = fold([event_of(e) for e in record["events"][:2]])
-    loaded = start_from_position({"profile": "standard", "round": 1, "dealer": dealt.round.dealer,
-                                  "turn": dealt.round.turn, "phase": "draw",
-                                  "hands": [list(h) for h in dealt.round.hands],
-                                  "discard": list(dealt.round.discard),
-                                  "stock": list(dealt.round.stock)})[0]
+    loaded = first_deal_as_position(record)
     record["events"] = [{"version": 1, **event_to_dict(loaded)}, *record["events"][2:]]
     response = import_(client, admin_key, _renumbered(record))
     assert response.status_code == 201, response.get_json()
