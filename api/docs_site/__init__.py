@@ -45,48 +45,33 @@ FORMAT_PAGE = "/docs/format"
 blp = Blueprint("docs_site", __name__)
 
 
+@cache
 def page_html(name: str, title: str) -> str:
     """The Markdown file `name` of this package rendered to a whole HTML document (str) titled
-    `title`; the raw ``<a id>`` anchors of the Markdown pass through."""
+    `title`, once per process; the raw ``<a id>`` anchors of the Markdown pass through."""
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return PAGE.format(title=title,
                        body=markdown.markdown(text, extensions=["tables", "fenced_code"]))
 
 
-@cache
-def rules_html() -> str:
-    """The rules page (``rules.md``), rendered once per process."""
-    return page_html("rules.md", "Contract Rummy rules")
-
-
 @blp.route(RULES_PAGE)
 def rules():
     """The rules as HTML (text/html), anchors ``#r<section>`` and ``#r<section>-<rule>``."""
-    return Response(rules_html(), mimetype="text/html")
-
-
-@cache
-def variants_html() -> str:
-    """The table rules page (``variants.md``), rendered once per process."""
-    return page_html("variants.md", "Contract Rummy table rules")
+    return Response(page_html("rules.md", "Contract Rummy rules"), mimetype="text/html")
 
 
 @blp.route(VARIANTS_PAGE)
 def variants():
     """The presets and profile options as HTML (text/html)."""
-    return Response(variants_html(), mimetype="text/html")
-
-
-@cache
-def format_html() -> str:
-    """The vocabulary page (``format.md``), rendered once per process."""
-    return page_html("format.md", "Contract Rummy cards, actions and positions")
+    return Response(page_html("variants.md", "Contract Rummy table rules"),
+                    mimetype="text/html")
 
 
 @blp.route(FORMAT_PAGE)
 def format_page():
     """The cards, actions and positions as HTML (text/html)."""
-    return Response(format_html(), mimetype="text/html")
+    return Response(page_html("format.md", "Contract Rummy cards, actions and positions"),
+                    mimetype="text/html")
 
 
 @cache
