@@ -70,7 +70,7 @@ def replayed(events: list) -> object:
         if name not in CARDLESS and not conserves_deck(state):
             raise ValueError(f"event {version} ({name}) leaves the cards of the deck not each "
                              "in one place (R1.2, R1.4, R11.3)")
-        if name in TABLE_SHAPING and not _viewable(state):
+        if name in TABLE_SHAPING and not viewable(state):
             raise ValueError(f"event {version} ({name}) makes a table no game could have")
         if name not in SEAT_CONTROL:
             before = (name, event)
@@ -88,9 +88,9 @@ def unfit(name: str, event: object, state: object) -> str | None:
     makes, or None. The fold applies what an event says, so without these a BuyPassed of seat 7
     at a table of four, a dealer of 10^6 or a winner holding cards was folded and shown in every
     view: every seat an event names is a seat of the table; a round ends as play ends it
-    (`_unfit_end`); a seed is at most
-    SEED_MAX_CHARS long; a clock is within the clock's bounds (service.clock.clock_event: a
-    turn of 10^15 s made every deadline after it fail)."""
+    (`_unfit_end`); a seed is at most SEED_MAX_CHARS long; a clock is within the clock's
+    bounds (service.clock.clock_event: a turn of 10^15 s made every deadline after it fail).
+    """
     if name == "GameCreated":
         return _unfit_seats(event, event.seats) or _unfit_seed(event)
     if state is None:  # a position's game begins with it (service.creation checks the first)
@@ -141,7 +141,7 @@ def _unfit_end(ended: object, state: object) -> str | None:
     return None
 
 
-def _viewable(state: object) -> bool:
+def viewable(state: object) -> bool:
     """Whether the public and the full view of `state` are built without error."""
     try:
         full_view(state), public_view(state)
