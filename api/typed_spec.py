@@ -2,8 +2,11 @@
 
 apispec documents a nullable nested object as ``anyOf: [{type: object, nullable: true},
 {$ref}]``: generators (openapi-python-client, openapi-typescript) take the generic branch and
-type the field as an untyped dict. Here it is ``allOf: [{$ref}]`` with ``nullable: true`` (OpenAPI
-3.0.3 §4.7.24: a nullable reference), which both generators type as "that model or null".
+type the field as an untyped dict. Here it is ``oneOf: [{$ref}, null_schema()]``, the latter
+``{nullable: true, enum: [null]}`` (a schema that admits null alone), which both generators type
+as "that model or null". ``allOf: [{$ref}]`` beside ``nullable: true`` would type as well, but
+OpenAPI 3.0.3 §4.7.24 gives ``nullable`` no effect without a ``type`` beside it, so a strict
+validator (openapi-core's, say) refuses every null such a field carries.
 
 ``Ref`` documents a field by a ``$ref`` to a component given as a plain JSON schema (the event
 union, the action union: ``api.contract``), where no marshmallow schema describes it. A nullable
@@ -30,9 +33,21 @@ ENUMS = {
 }
 
 
+
+def null_schema() -> dict:
+    """A schema that admits null and nothing else, read strictly (``enum``) or leniently
+    (``nullable``) alike; a new one each time (no YAML anchors in openapi.yaml)."""
+    return {"nullable": True, "enum": [None]}
+
+
+def nullable_ref(component: str) -> dict:
+    """The JSON schema of the named component ``component`` or null (see the module's doc)."""
+    return {"oneOf": [{"$ref": COMPONENTS + component}, null_schema()]}
+
+
 def enum_ref(component: str) -> dict:
     """The JSON schema of a nullable value of the named enum ``component``."""
-    return {"allOf": [{"$ref": COMPONENTS + component}], "nullable": True}
+    return nullable_ref(component)
 
 
 def enum_components() -> dict[str, dict]:
@@ -50,7 +65,8 @@ class Ref(fields.Raw):
 
 
 class TypedConverter(OpenAPIConverter):
-    """apispec's converter with nullable references as ``allOf`` + ``nullable`` and ``Ref``."""
+    """apispec's converter with nullable references as ``oneOf`` a reference or null, and
+    ``Ref``."""
 
     def init_attribute_functions(self):
         super().init_attribute_functions()
@@ -68,11 +84,13 @@ class TypedConverter(OpenAPIConverter):
         return {"allOf": [ref]} if ret else ref
 
     def field2nullable(self, field: fields.Field, ret: dict) -> dict:
-        """``nullable: true`` beside the schema; a reference is wrapped in ``allOf``."""
+        """``nullable: true`` beside a typed schema; a reference becomes ``oneOf`` it or
+        null (a wrapping ``allOf`` goes: the ``oneOf`` also takes a description beside it)."""
         if not field.allow_none:
             return {}
-        if "$ref" in ret:
-            return {"allOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
+        ref = ret.pop("$ref", None) or _sole_ref(ret)
+        if ref is not None:
+            return {"oneOf": [{"$ref": ref}, null_schema()]}
         return {"nullable": True}
 
 
@@ -80,3 +98,12 @@ class TypedPlugin(MarshmallowPlugin):
     """The MarshmallowPlugin of the API (``ProblemApi``), using ``TypedConverter``."""
 
     Converter = TypedConverter
+
+
+def _sole_ref(ret: dict) -> str | None:
+    """The reference of an ``allOf: [{$ref}]`` in ``ret`` (removed from it), else None."""
+    wrapped = ret.get("allOf")
+    if wrapped and len(wrapped) == 1 and set(wrapped[0]) == {"$ref"}:
+        del ret["allOf"]
+        return wrapped[0]["$ref"]
+    return None

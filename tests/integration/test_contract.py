@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from jsonschema import Draft202012Validator
+from openapi_schema_validator import OAS30Validator
 
 from api import create_app
 from api.cli import openapi_document
@@ -22,27 +22,36 @@ NOT_IDEMPOTENT = {"import_game", "create_stream_ticket"}
 HUMANS = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy", "di")]
 
 
-def _nullable(schema):
-    """The schema with OpenAPI 3.0's ``nullable: true`` read as schemathesis reads it (the
-    instrument of the conformance runs): ``anyOf`` the schema and null. A nullable reference
-    (``allOf: [$ref]`` + ``nullable``) so allows null, as both client generators type it."""
-    if isinstance(schema, list):
-        return [_nullable(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    converted = {key: _nullable(value) for key, value in schema.items() if key != "nullable"}
-    if schema.get("nullable"):
-        enum = converted.pop("enum", None)
-        plain = {**converted, **({"enum": [v for v in enum if v is not None]} if enum else {})}
-        return {"anyOf": [plain, {"type": "null"}]}
-    return converted
-
-
 @functools.cache
-def validator(component: str) -> Draft202012Validator:
-    """A validator of the document's component ``component``."""
-    return Draft202012Validator({"$ref": f"#/components/schemas/{component}",
-                                 "components": _nullable(DOCUMENT["components"])})
+def validator(component: str) -> OAS30Validator:
+    """A validator of the document's component ``component``, reading OpenAPI 3.0.3 strictly
+    as openapi-core does (``nullable`` admits null only beside a ``type``, §4.7.24): what a
+    third-party client validating our answers sees."""
+    return OAS30Validator({"$ref": f"#/components/schemas/{component}",
+                           "components": DOCUMENT["components"]})
+
+
+def _nullable_schemas(schema, path=()):
+    """``(path, schema)`` of every schema in ``schema`` that says ``nullable: true``."""
+    if isinstance(schema, dict):
+        if schema.get("nullable"):
+            yield "/".join(map(str, path)), schema
+        for key, value in schema.items():
+            yield from _nullable_schemas(value, path + (key,))
+    elif isinstance(schema, list):
+        for index, value in enumerate(schema):
+            yield from _nullable_schemas(value, path + (index,))
+
+
+def test_every_schema_that_says_nullable_admits_null_read_strictly():
+    refusing = [path for path, schema in _nullable_schemas(DOCUMENT)
+                if not OAS30Validator({**schema, "components": DOCUMENT["components"]})
+                .is_valid(None)]
+    assert refusing == []
+    # The nullable references say it too, and still refuse what their component refuses.
+    phase = DOCUMENT["components"]["schemas"]["SeatView"]["properties"]["phase"]
+    read = OAS30Validator({**phase, "components": DOCUMENT["components"]})
+    assert read.is_valid(None) and read.is_valid("draw") and not read.is_valid("nap")
 
 
 @pytest.fixture
@@ -69,8 +78,8 @@ def _is_enum(schema: dict) -> bool:
     """Whether a property schema is an enum: inline, by a (nullable) reference, or per item."""
     if "items" in schema:
         return _is_enum(schema["items"])
-    ref = schema.get("$ref") or next((s["$ref"] for s in schema.get("allOf", []) if "$ref" in s),
-                                     None)
+    ref = schema.get("$ref") or next((s["$ref"] for s in schema.get("oneOf", [])
+                                      + schema.get("allOf", []) if "$ref" in s), None)
     if ref is not None:
         return "enum" in DOCUMENT["components"]["schemas"][ref.rsplit("/", 1)[1]]
     return "enum" in schema or schema.get("type") not in (None, "string")
