@@ -30,7 +30,8 @@ from domain.events import (
 from domain.control import bot_level
 from domain.fold import evolve, fold
 from domain.legal import legal_actions
-from domain.melds import Meld, lay_off, make_meld, swap_joker
+from domain.layoffs import lay_off, swap_joker
+from domain.melds import Meld, make_meld
 from domain.positions import export_position, normalize_position
 from domain.profile import RuleProfile, UnsupportedProfile
 from domain.search import find_opening

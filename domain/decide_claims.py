@@ -12,7 +12,8 @@ from domain.events_variants import (
     CardClaimed, ClaimClosed, ClaimOpened, ClaimPassed, ClaimRequested, ShanghaiCalled,
 )
 from domain.cards import JOKER
-from domain.melds import GROUP, lay_off, layoffs_for_hand
+from domain.layoffs import lay_off, layoffs_for_hand
+from domain.melds import GROUP
 from domain.state import Claim, GameState, RoundState
 from domain.variants.melds import released_entry
 

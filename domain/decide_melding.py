@@ -8,7 +8,8 @@ from domain.contracts import check_opening
 from domain.decide_common import Batch, end_field, entry_field, card_field, meld_index, require_turn
 from domain.errors import MalformedAction, RuleViolation
 from domain.events import CardLaidOff, ContractOpened, Event, JokerSwapped, RoundEnded
-from domain.melds import GROUP, Meld, lay_off as lay_off_meld, swap_joker as swap_meld_joker
+from domain.layoffs import lay_off as lay_off_meld, swap_joker as swap_meld_joker
+from domain.melds import GROUP, Meld
 from domain.state import PLAY, GameState, RoundState
 from domain.variants import melds as general
 

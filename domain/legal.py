@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from domain.cards import JOKER
 from domain.decide_claims import waiting_for_claim
-from domain.melds import GROUP, joker_swaps, layoff_targets, layoffs_for_hand, swap_joker
+from domain.layoffs import joker_swaps, layoff_targets, layoffs_for_hand, swap_joker
+from domain.melds import GROUP
 from domain.offers import waiting_for
 from domain.search import find_opening
 from domain.state import BUYING, CLAIM, CUT, DRAW, PLAY, PLAYING, GameState, RoundState

@@ -33,7 +33,8 @@ from domain.bots.plans import (
     naturals_of, plan_need, shares_codes,
 )
 from domain.cards import ACE_HIGH, JOKER, physical_card
-from domain.melds import Meld, layoff_targets
+from domain.layoffs import layoff_targets
+from domain.melds import Meld
 
 
 # Plans within this many cards of the best still lend weight to the cards they use.
@@ -263,7 +264,7 @@ def potential(hand_counts, code, groups=True, runs=True):
 
 def fits_table(melds, code):
     """True if hand card ``code`` (a natural or ``"JK"``) could be laid off on one of the view's
-    ``melds`` (dicts with ``kind`` and ``cards``) by R7.2/R7.3, as `melds.layoff_targets` says.
+    ``melds`` (dicts with ``kind`` and ``cards``) by R7.2/R7.3, as `layoffs.layoff_targets` says.
 
     A guide for draws and discards only: the legal actions also apply R5.6 and R7.1.
     """

@@ -4,10 +4,8 @@ import pytest
 
 from domain.errors import MalformedAction, RuleViolation
 from domain.profile.options import MeldRules
-from domain.melds import (
-    Meld, group_rank, joker_swaps, lay_off, layoff_targets, layoffs_for_hand, make_meld,
-    run_span, swap_joker,
-)
+from domain.layoffs import joker_swaps, lay_off, layoff_targets, layoffs_for_hand, swap_joker
+from domain.melds import Meld, group_rank, make_meld, run_span
 
 FULL_SPADES = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"]
 
