@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-from domain.decide_common import Batch, end_field, meld_index, require_in_play, require_seat
+from domain.decide_common import (
+    Batch, card_field, end_field, meld_index, require_in_play, require_seat,
+)
 from domain.errors import RuleViolation
 from domain.events import Event
 from domain.events_variants import (
@@ -65,12 +67,14 @@ def waiting_for_claim(claim: Claim, rnd: RoundState, seats: int) -> tuple[int, .
 
 
 def claim(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
-    """`{"type": "claim", "meld": i, "as"?, "end"?}` on the open claim (R11.18).
+    """`{"type": "claim", "meld": i, "as"?, "end"?, "card"?}` on the open claim (R11.18);
+    `card`, optional: the card the seat claims, refused if another card is open to a claim now.
 
-    Raises RuleViolation R11.18 (no claim open, own discard, answered already), R5.6 (a seat
-    holding one card), or the lay-off's refusal (R7.2, R7.3, R7.4, R11.13, ...).
+    Raises RuleViolation R11.18 (no claim open, own discard, answered already, another card
+    named), R5.6 (a seat holding one card), or the lay-off's refusal (R7.2, R7.3, R7.4,
+    R11.13, ...); MalformedAction R1.2 for a `card` that is not a card code.
     """
-    rnd, seat = _open_claim(state, seat)
+    rnd, seat = _open_claim(state, seat, action)
     if len(rnd.hands[seat]) <= 1:
         raise RuleViolation("R5.6", "a seat holding one card may not claim: its hand would "
                                     "empty")
@@ -88,9 +92,10 @@ def claim(state: GameState, seat: object, action: dict, rng: random.Random) -> l
 
 
 def claim_pass(state: GameState, seat: object, action: dict, rng: random.Random) -> list[Event]:
-    """`{"type": "pass"}` while a claim is open (R11.18); a seat that may not claim passes
-    without effect."""
-    rnd, seat = _open_claim(state, seat)
+    """`{"type": "pass", "card"?}` while a claim is open (R11.18); a seat that may not claim
+    passes without effect. Refused (R11.18) when `card` names another card than the one open
+    to a claim."""
+    rnd, seat = _open_claim(state, seat, action)
     if seat not in claimers(rnd, rnd.claim.discarder, state.seats):
         return []
     batch = Batch(state)
@@ -130,11 +135,15 @@ def resolve_claim(batch: Batch, rng: random.Random) -> None:
                               given=given))
 
 
-def _open_claim(state: GameState, seat: object) -> tuple[RoundState, int]:
+def _open_claim(state: GameState, seat: object, action: dict) -> tuple[RoundState, int]:
     rnd = require_in_play(state)
     seat = require_seat(state, seat)
     if rnd.claim is None:
         raise RuleViolation("R11.18", "no claim is open")
+    if "card" in action and (answered := card_field(action)) != rnd.claim.card:
+        raise RuleViolation("R11.18", f"your answer is for {answered}, but the card open to a "
+                                      f"claim is now {rnd.claim.card}: look again and answer "
+                                      f"that claim")
     if seat == rnd.claim.discarder:
         raise RuleViolation("R11.18", "you discarded this card: the others may claim it")
     if seat in rnd.claim.passed or any(r[0] == seat for r in rnd.claim.claims):

@@ -454,7 +454,7 @@ def openapi():
 FORMAT_FIELDS = {"draw": ({"from"}, set()), "buy": (set(), {"card"}), "pass": (set(), {"card"}),
                  "open": ({"melds"}, set()), "lay_off": ({"meld", "card"}, {"end"}),
                  "swap_joker": ({"meld", "card", "joker_to"}, set()),
-                 "discard": ({"card"}, {"shanghai"}), "claim": ({"meld"}, {"as", "end"}),
+                 "discard": ({"card"}, {"shanghai"}), "claim": ({"meld"}, {"as", "end", "card"}),
                  "cut": ({"count"}, set())}
 
 

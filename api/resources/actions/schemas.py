@@ -55,8 +55,10 @@ def _melds(**kwargs) -> fields.List:
 
 
 def _answered(**kwargs) -> fields.String:
-    return card(metadata={"description": "Optional: the card on offer this answers; refused "
-                                         "(R6.1) if another card is on offer now"}, **kwargs)
+    return card(metadata={"description": "Optional: the card on offer (or open to a claim, "
+                                         "R11.18) this answers; refused (R6.1, R11.18) if "
+                                         "another card is on offer or open to a claim now"},
+                **kwargs)
 
 
 class DrawActionSchema(ma.Schema):
@@ -137,6 +139,8 @@ class ClaimActionSchema(ma.Schema):
     meld = meld_index(required=True)
     as_ = _as()
     end = _end()
+    card = card(metadata={"description": "Optional: the card claimed; refused (R11.18) if "
+                                         "another card is open to a claim now"})
 
 
 def _count(**kwargs) -> fields.Integer:
