@@ -13,14 +13,15 @@ from domain.deal import deal_from_deck
 from domain.melds import Meld, meld_kind, wild_index
 from domain.fold_tuples import give as _give, placed as _placed, replaced as _replaced
 from domain.fold_tuples import with_card as _with, without as _without
+from domain.fold_control import CONTROL_HANDLERS
 from domain.fold_variants import BY_SEAT, HANDLERS as VARIANT_HANDLERS
 from domain.offers import with_answer, with_passes
 from domain.lobby import LOBBY_HANDLERS
 from domain.positions import state_from_position
 from domain.profile import RuleProfile
 from domain.state import (
-    ABORTED, BUYING, CUT, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, Clock, GameState,
-    Offer, RoundState, Takeover, adopt,
+    BUYING, CUT, DRAW, OVER, PLAY, PLAYING, SCORING, FINISHED, GameState, Offer, RoundState,
+    adopt,
 )
 
 
@@ -224,40 +225,6 @@ def _game_ended(game: Fields, rnd: Fields, e: ev.GameEnded) -> tuple[Fields, Fie
     return game, rnd
 
 
-# -- seat control and the clock -------------------------------------------------------------
-
-def _clock_set(game: Fields, rnd: Fields | None, e: ev.ClockSet) -> tuple[Fields, Fields | None]:
-    game["clock"] = Clock(e.turn_s, e.offer_s, e.timeouts_before_takeover, e.takeover_level)
-    return game, rnd
-
-
-def _turn_timed_out(game: Fields, rnd: Fields, e: ev.TurnTimedOut) -> tuple[Fields, Fields]:
-    game["timeouts"] = _replaced(game["timeouts"], e.seat, game["timeouts"][e.seat] + 1)
-    game["timed_out"] = e.seat
-    return game, rnd
-
-
-def _seat_taken_over(game: Fields, rnd: Fields | None,
-                     e: ev.SeatTakenOver) -> tuple[Fields, Fields | None]:
-    game["taken_over"] = _replaced(game["taken_over"], e.seat, Takeover(e.level, e.reason))
-    return game, rnd
-
-
-def _seat_reclaimed(game: Fields, rnd: Fields | None,
-                    e: ev.SeatReclaimed) -> tuple[Fields, Fields | None]:
-    game["taken_over"] = _replaced(game["taken_over"], e.seat, None)
-    game["timeouts"] = _replaced(game["timeouts"], e.seat, 0)
-    if game["timed_out"] == e.seat:
-        game["timed_out"] = None
-    return game, rnd
-
-
-def _game_aborted(game: Fields, rnd: Fields | None,
-                  _: ev.GameAborted) -> tuple[Fields, Fields | None]:
-    game["status"], game["timed_out"] = ABORTED, None
-    return game, rnd
-
-
 def _by_seat(handler: Callable[..., tuple[Fields, Fields]]) -> Callable[..., tuple[Fields, Fields]]:
     """`handler` of an event a seat chose (`e.seat`): when that seat is played by its human
     (neither taken over nor finishing a timed-out turn), its consecutive timeouts start again
@@ -293,11 +260,7 @@ _HANDLERS: dict[type, Callable[..., tuple[Fields | None, Fields | None]]] = {
     ev.RoundEnded: _round_ended,
     ev.RoundScored: _round_scored,
     ev.GameEnded: _game_ended,
-    ev.ClockSet: _clock_set,
-    ev.TurnTimedOut: _turn_timed_out,
-    ev.SeatTakenOver: _seat_taken_over,
-    ev.SeatReclaimed: _seat_reclaimed,
-    ev.GameAborted: _game_aborted,
+    **CONTROL_HANDLERS,
     **LOBBY_HANDLERS,
     **{event: _by_seat(handler) if event in BY_SEAT else handler
        for event, handler in VARIANT_HANDLERS.items()},
