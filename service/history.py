@@ -23,7 +23,8 @@ class GameHistory:
         """The table after event `version`, or after the last event recorded at or before
         `at_ms` (ms since the epoch) (DESIGN §2.5), with `"version"`, that event's
         `"recorded_at"` and the game's `origin`: the full table for a finished game or the
-        server admin key, the caller's seat view at that version for a seat, the public view
+        server admin key (its decision `seed` only for those the export would show it to: the
+        server admin key and a token of the game), the caller's seat view at that version for a seat, the public view
         for no token and for the game's admin token of a live game (docs/threat-model.md).
         Raises GameNotFound, ValueError (no such version, no event that early, or neither or
         both given)."""
@@ -38,6 +39,8 @@ class GameHistory:
         _, state = self.load(game_id, upto=version)
         if principal.server or awaiting(now).status == "finished":
             view = full_view(state)
+            if not (principal.server or principal.holds_token):
+                view["seed"] = None  # the decision seed: as the export, for a token of the game
         elif principal.seat is not None:
             view = seat_view(state, principal.seat)
         else:

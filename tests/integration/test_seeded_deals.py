@@ -80,3 +80,22 @@ def test_a_record_written_before_origins_reads_as_random_or_seeded(make_service)
     reader = make_service()  # its own record cache, like another process
     assert reader.public_view(random_game["id"])[1]["origin"] == "random"
     assert reader.public_view(seeded["id"])[1]["origin"] == "seeded"
+
+
+def test_a_finished_games_decision_seed_is_shown_only_to_whom_its_export_is(client, admin_key):
+    """Games seeded with the server admin key share their decision seed, which tells every
+    random choice of each of them at any version: the anonymous full replay of a finished
+    game leaves it out; a token of the game and the server admin key see it, as in the export."""
+    record = finished_record(seed=3)
+    record["events"][0]["data"]["seed"] = "5eed" * 8  # as a service-played game's record has
+    game = client.post("/v1/games/import", json=record,
+                       headers={"X-Admin-Key": admin_key}).get_json()
+    url = f"/v1/games/{game['id']}/replay?version=5"
+    seat = bearer(game["seats"][0]["token"])
+    exported = client.get(f"/v1/games/{game['id']}/export", headers=seat).get_json()
+    seed = exported["events"][0]["data"]["seed"]
+    assert seed == "5eed" * 8
+    anonymous = client.get(url).get_json()
+    assert anonymous["seed"] is None and anonymous["stock"], anonymous.keys()  # the full table
+    assert client.get(url, headers=seat).get_json()["seed"] == seed
+    assert client.get(url, headers={"X-Admin-Key": admin_key}).get_json()["seed"] == seed

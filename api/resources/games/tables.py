@@ -212,6 +212,8 @@ class ReplaySchema(TableSchema):
     legal_actions = fields.List(Ref("Action"))
     hands = fields.List(fields.List(card()))
     stock = fields.List(card())
-    seed = fields.String(allow_none=True)
+    seed = fields.String(allow_none=True, metadata={
+        "description": "The full table's decision seed, for a token of the game or the server "
+                       "admin key (as in the export); null for anyone else"})
     recorded_at = fields.String(allow_none=True, metadata={
         **RFC3339_MS, "description": "When event N was recorded (server time)"})
