@@ -16,7 +16,7 @@ from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.state import CUT
 from service.clock import clock_event
-from service.import_acts import misruled
+from service.import_acts import CHANCE, misruled, unlike
 from service.table_events import rules_events
 
 CLOCK_FIELDS = ("turn_s", "offer_s", "timeouts_before_takeover", "takeover_level")
@@ -48,19 +48,26 @@ def replayed(events: list) -> object:
     decided (see `rescored`)."""
     played = [(version, event) for version, event in enumerate(events, 1)
               if rules_events((event,))]
-    state, before = None, None
+    state, before, owed = None, None, []
     for index, (version, event) in enumerate(played):
         name = type(event).__name__
         following = played[index + 1][1] if index + 1 < len(played) else None
-        wrong = (out_of_order(name, before, state, event) or unfit(name, event, state)
-                 or misruled(name, event, state, following))
+        wrong = out_of_order(name, before, state, event) or unfit(name, event, state)
+        if not wrong and owed:
+            wrong, owed = _owed(owed, event)
+        elif not wrong:
+            wrong, owed = misruled(name, event, state, following)
         if wrong:
             raise ValueError(f"event {version} ({name}) {wrong}")
         if name == "RoundScored":
-            if not rescored(state, event, following):
+            wrong = rescored(state, event, following)
+            if wrong == "scored":
                 raise ValueError(f"event {version} (RoundScored) does not score the round "
-                                 "before it as the rules do, or what follows it does not "
-                                 "(R9.1-R9.4)")
+                                 "before it as the rules do (R9.1-R9.3)")
+            if wrong == "following":
+                raise ValueError(f"event {played[index + 1][0]} ({type(following).__name__}) "
+                                 "is not what the rules make after the round's scoring (the "
+                                 "game's end, R9.4, or the next deal, R2.2)")
         try:
             state = fold((event,), state)
         except Exception as error:  # noqa: BLE001 - any error of the fold is a bad record
@@ -74,7 +81,20 @@ def replayed(events: list) -> object:
             raise ValueError(f"event {version} ({name}) makes a table no game could have")
         if name not in SEAT_CONTROL:
             before = (name, event)
+    if owed:
+        raise ValueError(f"the record ends before the {type(owed[0]).__name__} the rules make "
+                         "after its last act")
     return state
+
+
+def _owed(owed: list, event: object) -> tuple[str | None, list]:
+    """``(why, still owed)``: `event` must be the first of the events an act's decision still
+    owes (service.import_acts.unlike); after a choice of chance the rest are the record's."""
+    decided, rest = owed[0], owed[1:]
+    if unlike(decided, event):
+        return (f"is not what the rules make there after the act before it (a "
+                f"{type(decided).__name__})"), []
+    return None, [] if isinstance(decided, CHANCE) else rest
 
 
 # Fields naming a seat (a player's index at the table): each must be one of the table's seats.
@@ -195,21 +215,26 @@ def _dealt_as_cut(rnd: object, cut: object, dealt: object) -> bool:
             and tuple(dealt.deck) == deck[cut.lifted:] + deck[:cut.lifted])
 
 
-def rescored(state: object, scored: object, following: object) -> bool:
-    """Whether `scored` (a RoundScored) and the event `following` it (None: none) are what
-    scoring `state` decides: the same scores and totals (R9.1-R9.3, R11.11, R11.12, R11.19),
-    then the same GameEnded (R9.4) or a deal of the next round by the next dealer (R2.2,
-    R11.16; its deck is the record's own shuffle)."""
+def rescored(state: object, scored: object, following: object) -> str | None:
+    """Which of `scored` (a RoundScored) and the event `following` it (None: none) is not what
+    scoring `state` decides ("scored", "following"), or None when both are: the same scores
+    and totals (R9.1-R9.3, R11.11, R11.12, R11.19), then the same GameEnded (R9.4) or a deal
+    of the next round by the next dealer (R2.2, R11.16; its deck is the record's own
+    shuffle)."""
     try:
         decided, then = decide(state, None, SCORE, random.Random(0))
     except Exception:  # noqa: BLE001 - no round awaited its scoring there (R9)
-        return False
+        return "scored"
     if scored != decided:
-        return False
-    if following is None or type(then).__name__ == "GameEnded":
-        return following is None or following == then
-    return (type(following) is type(then) and following.round == then.round
-            and following.dealer == then.dealer)
+        return "scored"
+    if following is None:
+        return None
+    if type(then).__name__ == "GameEnded":
+        same = following == then
+    else:
+        same = (type(following) is type(then) and following.round == then.round
+                and following.dealer == then.dealer)
+    return None if same else "following"
 
 
 def conserves_deck(state: object) -> bool:

@@ -377,7 +377,48 @@ def test_r9_4_a_record_ending_with_other_winners_than_its_totals_is_a_422(client
     ended["data"]["winners"] = [seat for seat in range(4)
                                 if seat not in ended["data"]["winners"]][:1]
     problem = assert_problem(import_(client, admin_key, record), 422)
-    assert "RoundScored" in problem["detail"] and "R9.4" in problem["detail"]
+    # The refusal names the event that is wrong, not the scoring before it.
+    assert problem["detail"].startswith(f"event {ended['version']} (GameEnded)"), problem
+    assert "R9.4" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def _tampered(change) -> dict:
+    """A finished record with `change(events)` applied (it returns the changed event)."""
+    from tests.integration.records import finished_record
+    record = finished_record(seed=3)
+    changed = change(record["events"])
+    return record, changed
+
+
+def test_r10_4_a_record_played_on_past_its_profiles_turn_cap_is_a_422(client, game, admin_key):
+    """The discard at the turn cap ends the round (R10.4): a record whose profile says so
+    but plays on is refused at the first event after that discard, not imported."""
+    def capped(events):
+        events[0]["data"]["profile"]["max_turns_per_round"] = 1
+        return next(e for e in events if e["type"] == "CardDiscarded")
+    record, discard = _tampered(capped)
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {discard['version'] + 1} "), problem
+    assert "RoundEnded" in problem["detail"]
+    assert_unchanged(client, game)
+
+
+def test_r6_4_a_record_offering_the_next_card_to_the_buyer_of_the_last_is_a_422(client, game,
+                                                                             admin_key):
+    """After a purchase the next card is offered to all but its buyer (R6.4): an OfferOpened
+    that bars nobody keeps every card in place, yet is refused, as the purchase's decision
+    makes it."""
+    def unbarred(events):
+        index = next(i for i, e in enumerate(events) if e["type"] == "CardBought"
+                     and events[i + 1]["type"] == "OfferOpened")
+        reopened = events[index + 1]
+        assert reopened["data"]["barred"] == events[index]["data"]["seat"]
+        reopened["data"]["barred"] = None
+        return reopened
+    record, reopened = _tampered(unbarred)
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {reopened['version']} (OfferOpened)"), problem
     assert_unchanged(client, game)
 
 
