@@ -634,3 +634,20 @@ def test_the_server_admin_key_on_create_still_gives_a_reproducible_seed(client, 
                         headers=bearer(r.get_json()["seats"][0]["token"])).get_json()["hand"]
              for r in made]
     assert hands[0] == hands[1]
+
+
+def test_an_import_retried_with_its_idempotency_key_imports_one_game(client, admin_key):
+    """A retried import (a lost answer) gets the first answer, the same game and tokens; the
+    key with another record is a 422, and a caller without the server admin key a 403."""
+    from tests.integration.records import finished_record
+    record, key = finished_record(seed=4), {"Idempotency-Key": "import-" + "7" * 32}
+    server = {"X-Admin-Key": admin_key, **key}
+    first = client.post("/v1/games/import", json=record, headers=server)
+    again = client.post("/v1/games/import", json=record, headers=server)
+    assert first.status_code == again.status_code == 201
+    assert again.get_json() == first.get_json()
+    listed = client.get("/v1/games?limit=100").get_json()["items"]
+    assert sum(item["id"] == first.get_json()["id"] for item in listed) == 1
+    other = finished_record(seed=5)
+    assert_problem(client.post("/v1/games/import", json=other, headers=server), 422)
+    assert_problem(client.post("/v1/games/import", json=record, headers=key), 403)

@@ -13,6 +13,7 @@ from api.resources import Blueprint
 from api.resources.games import schemas as s
 from api.resources.games import tables as t
 from service.clock import parse_rfc3339
+from service.tokens import is_admin_key
 
 LOCATION = {"Location": {"description": "The game's URL", "schema": {"type": "string"}},
             **PRIVATE_HEADERS}
@@ -152,7 +153,7 @@ def export_game(game_id):
 
 
 @blp.route("/import", methods=["POST"])
-@blp.operation("import_game")
+@blp.operation("import_game", sealed=True)
 @blp.arguments(s.GameRecordSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 403, 413, 503)
@@ -166,9 +167,19 @@ def import_game(record):
     (R9.4), the cards of the deck each in one place after every event (R1.2, R1.4), every
     round that ended scored next as the rules score it, the next round dealt only then, and
     the game ended only by the scoring of its last round (R2.2, R9.1-R9.4). A record that
-    fails a check is a 422 naming its first failing event; nothing is created."""
-    created = service().import_game(record, admin_key())
-    return _created(created)
+    fails a check is a 422 naming its first failing event; nothing is created.
+
+    With `Idempotency-Key` a retry with the same record gets the first answer (the same game,
+    the same tokens) and imports no second game, as for `create_game`.
+    """
+    key = admin_key()
+
+    def imported() -> dict:
+        return service().import_game(record, key)
+    if not is_admin_key(key, service().admin_key):
+        return _created(imported())  # refused (403) before any key is looked at
+    return _created(service().creations.create("admin:import", idempotency_key(), record,
+                                               imported))
 
 
 def _created(created: dict):
