@@ -106,6 +106,21 @@ class GameWorker(SimpleWorker):
         self.current: tuple[Job, Queue] | None = None
         self._job_started = 0.0
 
+    # Failures a job raises on purpose, to be retried later (a webhook receiver down): one
+    # line each, not RQ's traceback (three unreachable receivers wrote 42 in two minutes).
+    expected_failures: tuple[type[BaseException], ...] = ()
+
+    def handle_exception(self, job: Job, *exc_info) -> None:
+        """RQ's handling of a job's exception; one of `expected_failures` is logged as one
+        warning line (job id and message) instead of an error with its traceback."""
+        if not isinstance(exc_info[1], self.expected_failures):
+            super().handle_exception(job, *exc_info)
+            return
+        self.log.warning("job %s failed: %s", job.id, exc_info[1])
+        for handler in self._exc_handlers:   # as RQ's: a handler returning False stops them
+            if handler(job, *exc_info) is False:
+                break
+
     def handle_warm_shutdown_request(self) -> None:
         self.stop.set()
         super().handle_warm_shutdown_request()

@@ -52,8 +52,11 @@ def run_webhook_worker(redis_url: str, burst: bool = False, log_level: str = "IN
     stop = threading.Event()
 
     def new_worker() -> GameWorker:
-        return GameWorker([Queue(WEBHOOK_QUEUE, connection=connection)], connection=connection,
-                          worker_ttl=WORKER_TTL_S, stop=stop, heartbeat_file=heartbeat_path())
+        worker = GameWorker([Queue(WEBHOOK_QUEUE, connection=connection)],
+                            connection=connection, worker_ttl=WORKER_TTL_S, stop=stop,
+                            heartbeat_file=heartbeat_path())
+        worker.expected_failures = (DeliveryFailed,)
+        return worker
 
     def work(worker: GameWorker) -> bool:
         return worker.work(burst=burst, with_scheduler=True, logging_level=log_level)
