@@ -11,6 +11,7 @@ the store, RFC 3339 UTC with ms in the API (`rfc3339`).
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -52,16 +53,29 @@ def rfc3339(ms: int | None) -> str | None:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+# RFC 3339 §5.6 date-time: full-date "T" (or a space, §5.6's note) partial-time time-offset.
+# datetime.fromisoformat alone takes ISO 8601 forms RFC 3339 has not: basic format, week dates,
+# hours without minutes, an empty fraction ("00:00:00.Z").
+RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})", re.ASCII)
+
+
 def parse_rfc3339(text: str) -> int:
     """An RFC 3339 date-time with an offset (`Z` or `+01:00`) as ms since the epoch (a finer
-    fraction is cut to ms). Raises ValueError for anything else."""
+    fraction is cut to ms). A leap second (`23:59:60Z`, §5.6) counts as the second after
+    :59, as POSIX time does. Raises ValueError for anything else: a missing offset, a
+    date or time out of range, ISO 8601 forms RFC 3339 does not take."""
+    matched = RFC3339.fullmatch(text) if isinstance(text, str) else None
+    if matched is None:
+        raise ValueError(f"{str(text)[:40]!r} is not an RFC 3339 date-time with an offset "
+                         f"(e.g. 2026-12-01T20:15:00.000Z)")
+    leap = matched.group(1) == "60"
+    if leap:
+        text = text[:matched.start(1)] + "59" + text[matched.end(1):]
     try:
-        moment = datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00"))
-    except (TypeError, ValueError):
-        raise ValueError(f"{str(text)[:40]!r} is not an RFC 3339 date-time") from None
-    if moment.tzinfo is None:
-        raise ValueError(f"{text[:40]!r} has no UTC offset (RFC 3339 needs one, e.g. Z)")
-    return math.floor(moment.timestamp() * 1000)
+        moment = datetime.fromisoformat(text.upper().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text[:40]!r} is not a date-time of the calendar") from None
+    return math.floor(moment.timestamp() * 1000) + (1000 if leap else 0)
 
 
 def clock_event(requested: dict | None, offer_default_s: float) -> ClockSet:
