@@ -8,7 +8,8 @@ from api import create_app
 
 HUMANS = [{"kind": "human", "name": n} for n in ("ann", "bob", "cy", "di")]
 # Shanghai without buying; seat 1 discarded 7S onto the pile and a claim on it is open. Seat 2
-# is to draw next; seats 2 and 3 may claim it on meld 0 (the 7s, seat 0's).
+# is to draw next; seats 2 and 3 may claim it on meld 0 (the 7s, seat 0's). Seat 2 holds two
+# cards that fit a meld (7C, 9S): after its claim gives one away at random, one is left.
 POSITION = {
     "profile": {"preset": "shanghai", "buying": False}, "round": 1, "dealer": 0, "turn": 2,
     "phase": "claim", "opened": ["earlier", None, None, None],
@@ -16,7 +17,7 @@ POSITION = {
               {"owner": 0, "cards": ["9C", "9D", "9H"]}],
     "discard": ["3C", "7S"], "claim": {"card": "7S", "discarder": 1},
     "hands": [["2C", "4D", "5H", "KS", "QS"], ["3D", "4C", "6H", "8S", "JD", "QC"],
-              ["7C", "5C", "6D", "8H", "10C", "JH", "KD"],
+              ["7C", "9S", "5C", "6D", "8H", "10C", "JH", "KD"],
               ["4H", "5D", "6C", "8D", "10H", "QD", "AH"]],
     "fill": "stock",
 }
@@ -69,19 +70,22 @@ def test_a_claim_naming_the_claimed_card_is_taken(table, admin_key):
 def test_an_answer_without_a_card_is_not_decided_again_on_the_next_claim(
         table, service, make_service, admin_key, answer):
     """Seat 3 decides on the claim of 7S; before its append lands, seat 2 (another process)
-    claims 7S, draws and discards 7C, which opens a claim on 7C. Decided again, seat 3's
-    answer would claim (or decline) 7C, a card it never saw: it is a 409 instead."""
+    claims 7S, draws and discards 7C (or 9S), which opens a claim on it. Decided again, seat
+    3's answer would claim (or decline) that card, which it never saw: it is a 409 instead."""
     client, game_id, tokens = table
     other = _app(make_service())
     original, raced = service.store.append, []
 
     def append_after_the_other_seat(game_id_, events, expected, *args, **kwargs):
         if not raced:
-            raced.append(True)
-            for body in ({"type": "claim", "meld": 0}, {"type": "draw", "from": "stock"},
-                         {"type": "discard", "card": "7C"}):
-                moved = other.post(f"/v1/games/{game_id}/actions", headers=tokens[2], json=body)
+            url = f"/v1/games/{game_id}/actions"
+            for body in ({"type": "claim", "meld": 0}, {"type": "draw", "from": "stock"}):
+                moved = other.post(url, headers=tokens[2], json=body)
                 assert moved.status_code == 200, moved.get_json()
+            fitting = next(c for c in ("7C", "9S") if c in moved.get_json()["view"]["hand"])
+            raced.append(fitting)
+            moved = other.post(url, headers=tokens[2], json={"type": "discard", "card": fitting})
+            assert moved.status_code == 200, moved.get_json()
         return original(game_id_, events, expected, *args, **kwargs)
 
     service.store.append = append_after_the_other_seat
@@ -89,5 +93,5 @@ def test_an_answer_without_a_card_is_not_decided_again_on_the_next_claim(
     answered = client.post(f"/v1/games/{game_id}/actions", headers=tokens[3], json=answer)
     assert answered.status_code == 409, answered.get_json()
     after = _events(client, game_id, admin_key, before)
-    assert ("ClaimOpened", {"card": "7C", "discarder": 2}) in after
+    assert ("ClaimOpened", {"card": raced[0], "discarder": 2}) in after
     assert not any(data.get("seat") == 3 for _, data in after), after
