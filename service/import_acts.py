@@ -3,21 +3,83 @@ event the rules make of the action it records. The fold applies what an event sa
 without this a record could open with a "run" of 8C 8D 9H, lay off a card on a meld it does
 not fit, or discard a card its seat does not hold, and every view of the game would show it.
 
-The decision's other events (an offer, a purchase with its penalty cards, the stock drawn after
-the offers, a round's end at the turn cap) are what the record must hold next, in that order
-(`unlike`): the server appends a decision's events at once. Where the rules leave a choice to
-chance (a rebuilt stock's order, R10.1; the card a claimer gives, R11.18) the record's own
-choice stands, and what the decision makes after it, drawn from that choice, is not compared.
+The decision's other events (an offer and whom it bars, a purchase with its penalty cards, the
+stock drawn after the offers, a round's end at the turn cap) are what the record must hold next,
+in that order: the server appends a decision's events at once. Where the rules leave a choice
+to chance (a rebuilt stock's order, R10.1; the card a claimer gives, R11.18) the decision is
+made again with the record's own choice (`RecordedChance`), so everything after it is
+compared too. An event that only a decision makes (`CONSEQUENCES`) and that no decision
+before it owes is refused (service.import_replay).
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from domain import decide
 from domain.errors import RuleViolation
 from domain.events import StockRebuilt
 from domain.events_variants import CardClaimed
+
+# Events only a decision makes, never a seat's act on its own: an offer and its close, a
+# purchase and its penalty cards, a rebuilt stock, a round's end, a claim window and its end,
+# a Shanghai call (a stock draw is one too: `consequence_only`).
+CONSEQUENCES = frozenset({
+    "OfferOpened", "OfferClosed", "CardBought", "PenaltyCardTaken", "StockRebuilt",
+    "RoundEnded", "ClaimOpened", "ClaimClosed", "CardClaimed", "ShanghaiCalled"})
+
+
+# The deadline's system actions that begin with a consequence when no seat still owes an
+# answer (R6.9, R11.18: a loaded position's offer, say).
+CLOSINGS = {"OfferClosed": {"type": "close_offer"}, "ClaimClosed": {"type": "close_claim"}}
+
+
+def consequence_only(name: str, event: object) -> bool:
+    """Whether `event` (of type `name`) is only ever made by a decision, after an act or a
+    system action (a draw from the stock after the offers, R5.3, R6.5), never on its own."""
+    return name in CONSEQUENCES or (name == "CardDrawn" and event.source == "stock")
+
+
+def unprompted(name: str, event: object, state: object, upcoming: list) -> tuple[str | None,
+                                                                                  list]:
+    """``(why, then)`` for a consequence no decision before it owes (`consequence_only`): the
+    beginning of a deadline's closing (`CLOSINGS`), whose other events the record must hold
+    next (`then`), or else why it cannot stand there."""
+    action = CLOSINGS.get(name)
+    try:
+        decided = decide(state, None, action, RecordedChance(upcoming)) if action else []
+    except Exception:  # noqa: BLE001 - nothing to close there (R6.9, R11.18)
+        decided = []
+    if not decided or decided[0] != event:
+        return ("is made only by a decision, and no act or action before it makes it (R5.3, "
+                "R6, R10, R11.18)"), []
+    return None, list(decided[1:])
+
+
+class RecordedChance(random.Random):
+    """The randomness of one decision, replaying the choices a record made: a shuffle of a
+    rebuilt stock (R10.1) gives the order of the record's next StockRebuilt, and a claim's
+    choice of the card given (R11.18) is the record's next CardClaimed's `given`, when they
+    are possible there (the same cards; a card of the hand). Otherwise (and for anything
+    else) it draws as `random.Random(0)`: the decision then differs from the record, which is
+    refused."""
+
+    def __init__(self, upcoming: list) -> None:
+        super().__init__(0)
+        self._orders = [e.stock for e in upcoming if isinstance(e, StockRebuilt)]
+        self._given = [e.given for e in upcoming if isinstance(e, CardClaimed)]
+
+    def shuffle(self, cards: list) -> None:
+        """`cards` in the order of the record's next rebuilt stock, if it holds the same."""
+        order = self._orders.pop(0) if self._orders else None
+        if order is not None and sorted(order) == sorted(cards):
+            cards[:] = order
+        else:
+            super().shuffle(cards)
+
+    def choice(self, cards):
+        """The card the record's next claim gives, if `cards` hold it."""
+        given = self._given.pop(0) if self._given else None
+        return given if given in cards else super().choice(cards)
 
 
 def recorded_action(name: str, event: object, following: object | None) -> dict | None:
@@ -55,19 +117,20 @@ def recorded_action(name: str, event: object, following: object | None) -> dict 
 
 
 def misruled(name: str, event: object, state: object,
-             following: object | None) -> tuple[str | None, list]:
+             upcoming: list) -> tuple[str | None, list]:
     """``(why, then)``: why `event`, an act of its seat on `state`, is not what the rules decide
     of the action it records (None when it is, and for an event that is no act), and the
-    events the same decision makes after it, which the record must hold next (`unlike`). A
+    events the same decision makes after it, which the record must hold next. `upcoming`:
+    the record's events after `event` (enough to hold its decision's; `RecordedChance`). A
     refusal of the rules names the rule the decision cites (R4.2, R6.7, R7.2, ...): an act
     out of turn, an answer of a seat no offer asks. A seat may answer an offer behind a
     nearer seat's request (R6.2: it is recorded), so no check of who the table awaits comes
     before this one."""
-    action = recorded_action(name, event, following)
+    action = recorded_action(name, event, upcoming[0] if upcoming else None)
     if action is None:
         return None, []
     try:
-        decided = decide(state, event.seat, action, random.Random(0))
+        decided = decide(state, event.seat, action, RecordedChance(upcoming))
     except RuleViolation as refused:  # MalformedAction too
         return f"is an act the rules refuse there ({refused.rule}: {refused.message})", []
     except Exception:  # noqa: BLE001 - no table to act on (a draw before any deal, say)
@@ -75,26 +138,6 @@ def misruled(name: str, event: object, state: object,
     if not decided or decided[0] != event:
         return "is not the event the rules make of the act it records", []
     return None, list(decided[1:])
-
-
-# Events holding a choice of chance: a recorded one matches in all the rules fix, and what its
-# decision makes after it (drawn from the rebuilt stock, say) is the record's own.
-CHANCE = (StockRebuilt, CardClaimed)
-
-
-def unlike(decided: object, recorded: object) -> bool:
-    """Whether `recorded` is not the event `decided` by the rules at that point of an act's
-    decision: another type or other fields, but for the shuffled order of a rebuilt stock
-    (the same cards, R10.1) and the card a claimer gives (R11.18; the fold takes it from the
-    claimer's hand, and the deck check sees any other card)."""
-    if type(recorded) is not type(decided):
-        return True
-    if isinstance(decided, StockRebuilt):
-        return (sorted(recorded.stock) != sorted(decided.stock)
-                or recorded.discard != decided.discard)
-    if isinstance(decided, CardClaimed):
-        return dataclasses.replace(recorded, given=decided.given) != decided
-    return recorded != decided
 
 
 def _placed(action: dict, end: str | None) -> dict:

@@ -1,8 +1,10 @@
 """The replay of an imported record (service.imports), event by event: each must follow from
 the ones before it (the fold), leave the cards of the deck each in one place (R1.2, R1.4,
-R11.3), and each round be scored as the rules score it (R9). The fold applies what an event
-says, so without these a record could carry a card that is no card (every view of the table
-after it fails), lose or copy cards in a round, or name other winners than its play gives.
+R11.3), each act be what the rules decide of it, with what its decision sets off next
+(service.import_acts), and each round be scored as the rules score it (R9). The fold applies
+what an event says, so without these a record could carry a card that is no card (every view
+of the table after it fails), lose or copy cards in a round, or name other winners than its
+play gives.
 """
 from __future__ import annotations
 
@@ -16,12 +18,15 @@ from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.state import CUT
 from service.clock import clock_event
-from service.import_acts import CHANCE, misruled, unlike
+from service.import_acts import consequence_only, misruled, unprompted
 from service.table_events import rules_events
 
 CLOCK_FIELDS = ("turn_s", "offer_s", "timeouts_before_takeover", "takeover_level")
 
 SCORE = {"type": "score_round"}
+# Events of one decision at most (a purchase chain at eight seats with three penalty cards and
+# rebuilds stays far below): the record's next events an act's decision is compared with.
+DECISION_MAX_EVENTS = 64
 
 
 # Events that move no card and name none: the deck cannot change at them, so it is not counted
@@ -43,9 +48,11 @@ TABLE_SHAPING = LOBBY | SEAT_CONTROL | {"ClockSet", "PositionLoaded", "GameCreat
 def replayed(events: list) -> object:
     """The state after `events` (domain and table events; the table events are skipped),
     folded one at a time. Raises ValueError naming the first event out of the order play
-    makes (`out_of_order`), the first the fold refuses, the first after which the cards of
-    the deck are not each in one place, or the first RoundScored the rules would not have
-    decided (see `rescored`)."""
+    makes (`out_of_order`), the first act the rules would not decide so, or that its decision
+    would not follow with the record's next events (service.import_acts: `misruled`,
+    `unprompted`), the first the fold refuses, the first after which the cards of the deck are
+    not each in one place, or the first RoundScored (or what follows it) the rules would not
+    have decided (see `rescored`)."""
     played = [(version, event) for version, event in enumerate(events, 1)
               if rules_events((event,))]
     state, before, owed = None, None, []
@@ -56,7 +63,9 @@ def replayed(events: list) -> object:
         if not wrong and owed:
             wrong, owed = _owed(owed, event)
         elif not wrong:
-            wrong, owed = misruled(name, event, state, following)
+            upcoming = [e for _, e in played[index + 1:index + 1 + DECISION_MAX_EVENTS]]
+            check = unprompted if consequence_only(name, event) else misruled
+            wrong, owed = check(name, event, state, upcoming)
         if wrong:
             raise ValueError(f"event {version} ({name}) {wrong}")
         if name == "RoundScored":
@@ -89,12 +98,11 @@ def replayed(events: list) -> object:
 
 def _owed(owed: list, event: object) -> tuple[str | None, list]:
     """``(why, still owed)``: `event` must be the first of the events an act's decision still
-    owes (service.import_acts.unlike); after a choice of chance the rest are the record's."""
-    decided, rest = owed[0], owed[1:]
-    if unlike(decided, event):
+    owes (service.import_acts.misruled)."""
+    if event != owed[0]:
         return (f"is not what the rules make there after the act before it (a "
-                f"{type(decided).__name__})"), []
-    return None, [] if isinstance(decided, CHANCE) else rest
+                f"{type(owed[0]).__name__})"), []
+    return None, owed[1:]
 
 
 # Fields naming a seat (a player's index at the table): each must be one of the table's seats.

@@ -383,10 +383,10 @@ def test_r9_4_a_record_ending_with_other_winners_than_its_totals_is_a_422(client
     assert_unchanged(client, game)
 
 
-def _tampered(change) -> dict:
+def _tampered(change, seed: int = 3, levels: tuple[str, ...] = ("basic",) * 4) -> dict:
     """A finished record with `change(events)` applied (it returns the changed event)."""
     from tests.integration.records import finished_record
-    record = finished_record(seed=3)
+    record = finished_record(seed=seed, levels=levels)
     changed = change(record["events"])
     return record, changed
 
@@ -651,3 +651,39 @@ def test_an_import_retried_with_its_idempotency_key_imports_one_game(client, adm
     other = finished_record(seed=5)
     assert_problem(client.post("/v1/games/import", json=other, headers=server), 422)
     assert_problem(client.post("/v1/games/import", json=record, headers=key), 403)
+
+
+def test_r6_4_an_unbarred_offer_after_a_purchase_that_rebuilt_the_stock_is_a_422(client, game,
+                                                                               admin_key):
+    """The penalty card of a purchase came from a rebuilt stock (R10.1): the decision is made
+    again with the record's own shuffle, so what follows it (the next offer, barring the
+    buyer, R6.4) is compared too."""
+    def unbarred_after_a_rebuild(events):
+        index = next(i for i in range(2, len(events)) if events[i]["type"] == "OfferOpened"
+                     and events[i - 1]["type"] == "CardBought"
+                     and events[i - 2]["type"] == "StockRebuilt")
+        events[index]["data"]["barred"] = None
+        return events[index]
+    record, reopened = _tampered(unbarred_after_a_rebuild, seed=1,
+                                 levels=("random", "basic", "random", "basic"))
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {reopened['version']} (OfferOpened)"), problem
+    assert_unchanged(client, game)
+
+
+def test_r10_2_a_round_end_no_decision_makes_is_a_422(client, game, admin_key):
+    """A round ends for want of a card only when the stock cannot be supplied (R10.2), as a
+    decision makes it: one inserted before a draw, with the stock full, is refused."""
+    def no_card_out_of_nowhere(events):
+        index = next(i for i, e in enumerate(events) if e["type"] == "StockChosen")
+        ended = {"type": "RoundEnded", "schema": 1,
+                 "data": {"winner": None, "reason": "no_card"}}
+        events.insert(index, ended)
+        for version, event in enumerate(events, 1):
+            event["version"] = version
+        return ended
+    record, ended = _tampered(no_card_out_of_nowhere)
+    record["version"] = len(record["events"])
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {ended['version']} (RoundEnded)"), problem
+    assert_unchanged(client, game)
