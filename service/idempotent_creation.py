@@ -15,7 +15,7 @@ from typing import Callable
 
 import redis
 
-from service.sealed_answers import creation_slot, once
+from service.sealed_answers import CLAIM_MS, creation_slot, once
 
 
 def creation_fingerprint(request: dict) -> str:
@@ -32,14 +32,15 @@ class IdempotentCreation:
         self._client = client
 
     def create(self, creator: str, idempotency_key: str | None, request: dict,
-               create: Callable[[], dict]) -> dict:
+               create: Callable[[], dict], claim_ms: int = CLAIM_MS) -> dict:
         """`create()` (which makes the game and returns its answer), once per
         (`creator`, `idempotency_key`): a retry with the same `request` gets the first
         answer, waiting up to service.sealed_answers.ANSWER_WAIT_S while the first is
-        carried out. Without a key, `create()`. Raises IdempotencyKeyReused (the key was
-        sent with another request), IdempotencyInProgress, StoreUnavailable, and what
-        `create` raises (the key is then free for a retry)."""
+        carried out (for up to `claim_ms`: a creation that may take longer, an import, says
+        so). Without a key, `create()`. Raises IdempotencyKeyReused (the key was sent with
+        another request), IdempotencyInProgress, StoreUnavailable, and what `create` raises
+        (the key is then free for a retry)."""
         if idempotency_key is None:
             return create()
         return once(self._client, creation_slot(creator), idempotency_key,
-                    creation_fingerprint(request), create)
+                    creation_fingerprint(request), create, claim_ms=claim_ms)

@@ -152,9 +152,11 @@ def kept(client: redis.Redis, slot: Slot, idempotency_key: str,
 
 
 def once(client: redis.Redis, slot: Slot, idempotency_key: str, fingerprint: str,
-         produce: Callable[[], dict], wait_s: float = ANSWER_WAIT_S) -> dict:
+         produce: Callable[[], dict], wait_s: float = ANSWER_WAIT_S,
+         claim_ms: int = CLAIM_MS) -> dict:
     """`produce()` once per `idempotency_key` in `slot`: the first request claims the key
-    (a sealed claim, CLAIM_MS), produces the answer and keeps it sealed; a retry (or a racing
+    (a sealed claim for `claim_ms`: longer than `produce` may take, or a retry would produce
+    a second answer), produces the answer and keeps it sealed; a retry (or a racing
     request) with the same `fingerprint` gets that answer, waiting up to `wait_s` seconds
     while the first is carried out. A request whose `produce` raises drops its claim, so its
     retry is carried out afresh. Raises IdempotencyKeyReused (another fingerprint, at once),
@@ -165,7 +167,7 @@ def once(client: redis.Redis, slot: Slot, idempotency_key: str, fingerprint: str
     where, ends = slot.redis_key(idempotency_key), time.monotonic() + wait_s
     while True:
         with backend_errors():
-            if client.set(where, claim, nx=True, px=CLAIM_MS):
+            if client.set(where, claim, nx=True, px=claim_ms):
                 break
         answer = kept(client, slot, idempotency_key, fingerprint)
         if answer is not None:

@@ -76,3 +76,33 @@ def test_only_new_keeps_the_first_answer(redis_client):
     assert not keep(redis_client, slot, SPECTATE_KEY, {"token": "second"}, only_new=True)
     assert kept(redis_client, slot, SPECTATE_KEY) == {"token": "first"}
     assert 0 < redis_client.ttl(slot.redis_key(SPECTATE_KEY)) <= 24 * 3600
+
+
+@pytest.mark.parametrize("claim_ms, produced", [(2_000, 1), (100, 2)])
+def test_a_key_is_held_for_its_claim_time_while_the_first_request_is_carried_out(
+        redis_client, claim_ms, produced):
+    """A request racing the first waits while the claim holds (the import holds its key for
+    minutes, routes.IMPORT_CLAIM_MS: a big record replays for seconds); once a claim lapses
+    before the answer, a retry produces a second one."""
+    import threading
+    import time
+
+    from service.sealed_answers import creation_slot, once
+    calls, answers = [], []
+
+    def produce() -> dict:
+        calls.append(1)
+        made = f"game-{len(calls)}"
+        time.sleep(0.5)
+        return {"id": made}
+
+    def request() -> None:
+        answers.append(once(redis_client, creation_slot("admin:import"), "k" * 32, "same",
+                            produce, wait_s=2.0, claim_ms=claim_ms))
+    first = threading.Thread(target=request)
+    first.start()
+    time.sleep(0.25)
+    request()
+    first.join()
+    assert len(calls) == produced
+    assert (answers[0] == answers[1]) == (produced == 1)
