@@ -33,21 +33,21 @@ ENUMS = {
 }
 
 
-
 def null_schema() -> dict:
     """A schema that admits null and nothing else, read strictly (``enum``) or leniently
     (``nullable``) alike; a new one each time (no YAML anchors in openapi.yaml)."""
     return {"nullable": True, "enum": [None]}
 
 
-def nullable_ref(component: str) -> dict:
-    """The JSON schema of the named component ``component`` or null (see the module's doc)."""
-    return {"oneOf": [{"$ref": COMPONENTS + component}, null_schema()]}
+def nullable(ref: str) -> dict:
+    """The JSON schema of the schema at ``ref`` (a ``$ref`` string) or null (see the module's
+    doc)."""
+    return {"oneOf": [{"$ref": ref}, null_schema()]}
 
 
 def enum_ref(component: str) -> dict:
     """The JSON schema of a nullable value of the named enum ``component``."""
-    return nullable_ref(component)
+    return nullable(COMPONENTS + component)
 
 
 def enum_components() -> dict[str, dict]:
@@ -90,7 +90,7 @@ class TypedConverter(OpenAPIConverter):
             return {}
         ref = ret.pop("$ref", None) or _sole_ref(ret)
         if ref is not None:
-            return {"oneOf": [{"$ref": ref}, null_schema()]}
+            return nullable(ref)
         return {"nullable": True}
 
 

@@ -1,5 +1,6 @@
-"""Folding the events of seat control and the clock (the table rules T1-T5, docs/clock.md): the table's clock,
-a seat's timeouts, a bot taking a seat over and its human reclaiming it, an aborted game.
+"""Folding the events of seat control and the clock (the table rules T1-T5, docs/clock.md):
+the table's clock, a seat's timeouts, a bot taking a seat over and its human reclaiming it, an
+aborted game.
 `domain.fold` registers CONTROL_HANDLERS, as it does the lobby's and the variants'."""
 from __future__ import annotations
 

@@ -19,7 +19,8 @@ MIN_LENGTH = {GROUP: 3, RUN: 4}
 
 # entry -> (rank number 1..13, suit, is_joker) for naturals and declared jokers.
 ENTRY_INFO = {code: number_and_suit(code) + (False,) for code in NATURALS}
-ENTRY_INFO.update({joker_as(code): (number, suit, True) for code, (number, suit, _) in ENTRY_INFO.items()})
+ENTRY_INFO.update({joker_as(code): (number, suit, True)
+                   for code, (number, suit, _) in ENTRY_INFO.items()})
 
 
 @dataclass(frozen=True, slots=True)

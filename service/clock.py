@@ -56,7 +56,8 @@ def rfc3339(ms: int | None) -> str | None:
 # RFC 3339 §5.6 date-time: full-date "T" (or a space, §5.6's note) partial-time time-offset.
 # datetime.fromisoformat alone takes ISO 8601 forms RFC 3339 has not: basic format, week dates,
 # hours without minutes, an empty fraction ("00:00:00.Z").
-RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})", re.ASCII)
+RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})",
+                     re.ASCII)
 
 
 def parse_rfc3339(text: str) -> int:

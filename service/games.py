@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 # then (a reclaim while bots play every seat) lost five straight attempts on a loaded machine.
 REDECIDE_BUDGET_S = 2.0
 # Answers to a buy offer (R6) or to a claim (R11.18), and the events that open or close them.
-OFFER_ANSWERS = ("buy", "pass", "claim")
-OFFER_EVENTS = ("OfferOpened", "OfferClosed", "ClaimOpened", "ClaimClosed")
+ANSWERS = ("buy", "pass", "claim")
+ASKING_EVENTS = ("OfferOpened", "OfferClosed", "ClaimOpened", "ClaimClosed")
 # An append writes the game index only when what it records changes (status, round, whether
 # the game waits on the workers), and besides at least once every INDEX_EVERY versions, so a
 # lost index write heals and the summary's updated_ms (retention's clock, which counts days)
@@ -188,8 +188,8 @@ class GameService(GameCreation):
                 raise ConcurrencyError(if_match, version)
             if first is None:
                 first = version
-            elif (action.get("type") in OFFER_ANSWERS and "card" not in action
-                  and self._offer_changed(game_id, first)):
+            elif (action.get("type") in ANSWERS and "card" not in action
+                  and self._asking_changed(game_id, first)):
                 # A buy/pass/claim answers the offer or claim the caller saw: never re-decide
                 # it on another (R6.1, R11.18), the caller must look again. One naming its
                 # card is decided again: refused unless that card is offered, never a 409.
@@ -215,9 +215,9 @@ class GameService(GameCreation):
             return result.version, self._appended(record, version, state, events,
                                                   recorded_at=result.recorded_at, after=after)
 
-    def _offer_changed(self, game_id: str, since: int) -> bool:
+    def _asking_changed(self, game_id: str, since: int) -> bool:
         """Whether an offer or a claim was opened or closed after version `since`."""
-        return any(e.type in OFFER_EVENTS for e in self.store.read(game_id, after=since))
+        return any(e.type in ASKING_EVENTS for e in self.store.read(game_id, after=since))
 
     def _appended(self, record: GameRecord, before: int, state: object, events: list,
                   created: bool = False, recorded_at: int | None = None,

@@ -24,8 +24,9 @@ class GameHistory:
         `at_ms` (ms since the epoch) (DESIGN §2.5), with `"version"`, that event's
         `"recorded_at"` and the game's `origin`: the full table for a finished game or the
         server admin key (its decision `seed` only for those the export would show it to: the
-        server admin key and a token of the game), the caller's seat view at that version for a seat, the public view
-        for no token and for the game's admin token of a live game (docs/threat-model.md).
+        server admin key and a token of the game), the caller's seat view at that version for
+        a seat, the public view for no token and for the game's admin token of a live game
+        (docs/threat-model.md).
         Raises GameNotFound, ValueError (no such version, no event that early, or neither or
         both given)."""
         current, now = self.load(game_id)

@@ -117,8 +117,9 @@ class GameWorker(SimpleWorker):
             super().handle_exception(job, *exc_info)
             return
         self.log.warning("job %s failed: %s", job.id, exc_info[1])
-        for handler in self._exc_handlers:   # as RQ's: a handler returning False stops them
-            if handler(job, *exc_info) is False:
+        for handler in self._exc_handlers:   # as RQ's: a falsy answer but None stops them
+            fallthrough = handler(job, *exc_info)
+            if fallthrough is not None and not fallthrough:
                 break
 
     def handle_warm_shutdown_request(self) -> None:
