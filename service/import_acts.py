@@ -1,12 +1,14 @@
-"""A seat's acts in an imported record, decided again (service.import_replay): each must be the
-event the rules make of the action it records. The fold applies what an event says, so
+"""A seat's acts in an imported record, and the seat-control actions (a timeout, a resignation,
+a reclaim), decided again (service.import_replay): each must be the event the rules make of the
+action it records. The fold applies what an event says, so
 without this a record could open with a "run" of 8C 8D 9H, lay off a card on a meld it does
 not fit, or discard a card its seat does not hold, and every view of the game would show it.
 
 The decision's other events (an offer and whom it bars, a purchase with its penalty cards, the
 stock drawn after the offers, a round's end at the turn cap) are what the record must hold next,
 in that order: the server appends a decision's events at once. Where the rules leave a choice
-to chance (a rebuilt stock's order, R10.1; the card a claimer gives, R11.18) the decision is
+to chance (a rebuilt stock's order, R10.1; the card a claimer gives, R11.18; how far a cut
+lifts, R11.19) the decision is
 made again with the record's own choice (`RecordedChance`), so everything after it is
 compared too. An event that only a decision makes (`CONSEQUENCES`) and that no decision
 before it owes is refused (service.import_replay).
@@ -18,7 +20,7 @@ import random
 from domain import decide
 from domain.errors import RuleViolation
 from domain.events import StockRebuilt
-from domain.events_variants import CardClaimed
+from domain.events_variants import CardClaimed, DeckCut
 
 # Events only a decision makes, never a seat's act on its own: an offer and its close, a
 # purchase and its penalty cards, a rebuilt stock, a round's end, a claim window and its end,
@@ -35,12 +37,14 @@ CLOSINGS = {"OfferClosed": {"type": "close_offer"}, "ClaimClosed": {"type": "clo
 
 def consequence_only(name: str, event: object) -> bool:
     """Whether `event` (of type `name`) is only ever made by a decision, after an act or a
-    system action (a draw from the stock after the offers, R5.3, R6.5), never on its own."""
-    return name in CONSEQUENCES or (name == "CardDrawn" and event.source == "stock")
+    system action (a draw from the stock after the offers, R5.3, R6.5; a takeover after the
+    timeout that makes it, rule T2), never on its own."""
+    return (name in CONSEQUENCES or (name == "CardDrawn" and event.source == "stock")
+            or (name == "SeatTakenOver" and event.reason == "timeouts"))
 
 
-def unprompted(name: str, event: object, state: object, upcoming: list) -> tuple[str | None,
-                                                                                  list]:
+def unprompted(name: str, event: object, state: object,
+               upcoming: list) -> tuple[str | None, list]:
     """``(why, then)`` for a consequence no decision before it owes (`consequence_only`): the
     beginning of a deadline's closing (`CLOSINGS`), whose other events the record must hold
     next (`then`), or else why it cannot stand there."""
@@ -57,16 +61,25 @@ def unprompted(name: str, event: object, state: object, upcoming: list) -> tuple
 
 class RecordedChance(random.Random):
     """The randomness of one decision, replaying the choices a record made: a shuffle of a
-    rebuilt stock (R10.1) gives the order of the record's next StockRebuilt, and a claim's
-    choice of the card given (R11.18) is the record's next CardClaimed's `given`, when they
-    are possible there (the same cards; a card of the hand). Otherwise (and for anything
-    else) it draws as `random.Random(0)`: the decision then differs from the record, which is
-    refused."""
+    rebuilt stock (R10.1) gives the order of the record's next StockRebuilt, a claim's choice
+    of the card given (R11.18) is the record's next CardClaimed's `given`, and a cut's spread
+    (R11.19) is what the record's next DeckCut lifted beyond its count, when they are possible
+    there (the same cards; a card of the hand; within the spread). When one is not, it
+    draws as `random.Random(0)`: the decision then differs from the record, which is refused.
+    `events`: the record's events from the act on."""
 
-    def __init__(self, upcoming: list) -> None:
+    def __init__(self, events: list) -> None:
         super().__init__(0)
-        self._orders = [e.stock for e in upcoming if isinstance(e, StockRebuilt)]
-        self._given = [e.given for e in upcoming if isinstance(e, CardClaimed)]
+        self._orders = [e.stock for e in events if isinstance(e, StockRebuilt)]
+        self._given = [e.given for e in events if isinstance(e, CardClaimed)]
+        self._spreads = [e.lifted - e.count for e in events if isinstance(e, DeckCut)]
+
+    def randint(self, low: int, high: int) -> int:
+        """The record's next cut's spread, kept within ``low..high`` (the lift is clamped to
+        the deck after it: domain.decide_cut)."""
+        if not self._spreads:
+            return super().randint(low, high)
+        return min(max(self._spreads.pop(0), low), high)
 
     def shuffle(self, cards: list) -> None:
         """`cards` in the order of the record's next rebuilt stock, if it holds the same."""
@@ -82,10 +95,31 @@ class RecordedChance(random.Random):
         return given if given in cards else super().choice(cards)
 
 
+# Seat control: the system action or the seat's act each event records (rules T2-T4).
+CONTROL = {"TurnTimedOut": lambda e: (None, {"type": "time_out", "seat": e.seat}),
+           "SeatReclaimed": lambda e: (e.seat, {"type": "reclaim"})}
+
+
+def recorded(name: str, event: object, following: object | None) -> tuple[int | None,
+                                                                             dict] | None:
+    """``(seat, action)``: who took the action `event` (of type `name`) records (None: the
+    system, at a deadline) and the action, or None when it is no act nor seat control (a
+    consequence, a deal, a table event; a takeover after timeouts is the timeout's)."""
+    if name in CONTROL:
+        return CONTROL[name](event)
+    if name == "SeatTakenOver":
+        return (event.seat, {"type": "resign"}) if event.reason == "resigned" else None
+    action = recorded_action(name, event, following)
+    return None if action is None else (event.seat, action)
+
+
 def recorded_action(name: str, event: object, following: object | None) -> dict | None:
-    """The action `event` (of type `name`) records, or None when it is no seat's act (a draw
-    from the stock after an offer, a purchase: consequences of an act). `following`: the event
-    after it (a discard followed by ShanghaiCalled was called Shanghai, R11.18)."""
+    """The action a seat's act `event` (of type `name`) records, or None when it is no seat's
+    act of play (a draw from the stock after an offer, a purchase: consequences of an act).
+    `following`: the event after it (a discard followed by ShanghaiCalled was called
+    Shanghai, R11.18)."""
+    if name == "DeckCut":
+        return {"type": "cut", "count": event.count}
     if name == "StockChosen":
         return {"type": "draw", "from": "stock"}
     if name == "CardDrawn":
@@ -118,19 +152,20 @@ def recorded_action(name: str, event: object, following: object | None) -> dict 
 
 def misruled(name: str, event: object, state: object,
              upcoming: list) -> tuple[str | None, list]:
-    """``(why, then)``: why `event`, an act of its seat on `state`, is not what the rules decide
-    of the action it records (None when it is, and for an event that is no act), and the
+    """``(why, then)``: why `event`, an act of its seat or a seat-control action on `state`
+    (`recorded`), is not what the rules decide of the action it records (None when it is, and
+    for an event that is neither), and the
     events the same decision makes after it, which the record must hold next. `upcoming`:
     the record's events after `event` (enough to hold its decision's; `RecordedChance`). A
     refusal of the rules names the rule the decision cites (R4.2, R6.7, R7.2, ...): an act
     out of turn, an answer of a seat no offer asks. A seat may answer an offer behind a
     nearer seat's request (R6.2: it is recorded), so no check of who the table awaits comes
     before this one."""
-    action = recorded_action(name, event, upcoming[0] if upcoming else None)
-    if action is None:
+    taken = recorded(name, event, upcoming[0] if upcoming else None)
+    if taken is None:
         return None, []
     try:
-        decided = decide(state, event.seat, action, RecordedChance(upcoming))
+        decided = decide(state, *taken, RecordedChance([event, *upcoming]))
     except RuleViolation as refused:  # MalformedAction too
         return f"is an act the rules refuse there ({refused.rule}: {refused.message})", []
     except Exception:  # noqa: BLE001 - no table to act on (a draw before any deal, say)

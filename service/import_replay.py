@@ -24,8 +24,8 @@ from service.table_events import rules_events
 CLOCK_FIELDS = ("turn_s", "offer_s", "timeouts_before_takeover", "takeover_level")
 
 SCORE = {"type": "score_round"}
-# Events of one decision at most (a purchase chain at eight seats with three penalty cards and
-# rebuilds stays far below): the record's next events an act's decision is compared with.
+# Events of one decision at most (a decision settles at most one purchase, with its penalty
+# cards and a rebuild, far below): the record's next events an act's decision is compared with.
 DECISION_MAX_EVENTS = 64
 
 
@@ -35,6 +35,7 @@ CARDLESS = frozenset({
     "StockChosen", "BuyRequested", "BuyPassed", "RoundEnded", "RoundScored", "GameEnded",
     "ClockSet", "TurnTimedOut", "SeatTakenOver", "SeatReclaimed", "GameAborted", "ClaimPassed",
     "DeckCut", "SeatsOpened", "SeatJoined", "GameStarted", "LobbyExpired"})
+BEGINNINGS = ("GameCreated", "PositionLoaded")  # a record's first event, and no other
 DEALS = ("RoundDealt", "DeckShuffled")  # what starts a round (R2.3; R11.19: the shuffle)
 # A seat may be handed to a bot or taken back at any moment, a round's scoring included (T3,
 # T4): these do not count as the event before the next for the order of play.
@@ -189,6 +190,8 @@ def out_of_order(name: str, before: tuple[str, object] | None, state: object,
     shuffled deck turned where it lifted (R11.19), and a lobby only before the first deal."""
     last = before[0] if before else None
     rnd = getattr(state, "round", None)
+    if name in BEGINNINGS and state is not None:
+        return "begins a game: only a record's first event may"
     if last == "RoundEnded" and name != "RoundScored" and name not in SEAT_CONTROL:
         return "follows RoundEnded: a round that ended is scored next (R9.1)"
     if name == "GameEnded" and last != "RoundScored":

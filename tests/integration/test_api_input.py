@@ -687,3 +687,72 @@ def test_r10_2_a_round_end_no_decision_makes_is_a_422(client, game, admin_key):
     problem = assert_problem(import_(client, admin_key, record), 422)
     assert problem["detail"].startswith(f"event {ended['version']} (RoundEnded)"), problem
     assert_unchanged(client, game)
+
+
+def _renumbered(record: dict) -> dict:
+    """`record` with its events numbered 1, 2, ... again and its version their count."""
+    for version, event in enumerate(record["events"], 1):
+        event["version"] = version
+    record["version"] = len(record["events"])
+    return record
+
+
+def _between_decisions(events: list) -> int:
+    """The index of an act that begins a decision (a draw choice) past the first deal: what
+    comes before it is whole."""
+    return next(i for i, e in enumerate(events) if i > 30 and e["type"] == "StockChosen")
+
+
+@pytest.mark.parametrize("control, why", [
+    ({"type": "TurnTimedOut", "schema": 1, "data": {"seat": 1}}, "T2"),      # no clock
+    ({"type": "SeatTakenOver", "schema": 1,
+      "data": {"seat": 1, "level": "basic", "reason": "timeouts"}}, "made only by a decision"),
+    ({"type": "SeatReclaimed", "schema": 1, "data": {"seat": 1}}, "T3"),     # not taken over
+])
+def test_seat_control_no_rule_makes_there_is_a_422(client, game, admin_key, control, why):
+    """A timeout, a takeover and a reclaim are decided again like a seat's acts (rules T2,
+    T3): a record without a clock cannot time a seat out, a takeover for timeouts comes only
+    with the timeout that makes it, and only a seat taken over is reclaimed."""
+    from tests.integration.records import finished_record
+    record = finished_record(seed=3)
+    at = _between_decisions(record["events"])
+    record["events"].insert(at, control)
+    problem = assert_problem(import_(client, admin_key, _renumbered(record)), 422)
+    assert problem["detail"].startswith(f"event {at + 1} ({control['type']})"), problem
+    assert why in problem["detail"], problem
+    assert_unchanged(client, game)
+
+
+def test_a_second_game_created_within_a_record_is_a_422(client, game, admin_key):
+    """Only a record's first event begins a game: a GameCreated further on would silently
+    start the table again."""
+    import copy
+
+    from tests.integration.records import finished_record
+    record = finished_record(seed=3)
+    at = _between_decisions(record["events"])
+    record["events"] = copy.deepcopy(record["events"][:at]) + record["events"]
+    problem = assert_problem(import_(client, admin_key, _renumbered(record)), 422)
+    assert problem["detail"].startswith(f"event {at + 1} (GameCreated)"), problem
+    assert_unchanged(client, game)
+
+
+def test_r11_19_a_cut_lifting_beyond_its_spread_is_a_422(client, game, admin_key):
+    """A cut lifts its count give or take three cards (R11.19): a record asking for one card
+    and lifting exactly the deal (the cut bonus) is refused at its DeckCut."""
+    from domain import event_from_dict, event_to_dict, fold
+    from domain.profile import resolve
+    from tests.integration.records import finished_record
+    record = finished_record(seed=3, profile=resolve("liverpool"))
+    events = record["events"]
+    index = next(i for i, e in enumerate(events) if e["type"] == "DeckCut")
+    before = fold([event_from_dict(e) for e in events[:index]])
+    deck, dealt = before.round.stock, before.seats * before.profile.deal_size(1)
+    events[index]["data"].update(count=1, lifted=dealt, exact=True)
+    turned = event_from_dict(events[index + 1])
+    events[index + 1] = {**event_to_dict(type(turned)(
+        round=turned.round, dealer=turned.dealer, deck=deck[dealt:] + deck[:dealt])),
+        "version": index + 2}
+    problem = assert_problem(import_(client, admin_key, record), 422)
+    assert problem["detail"].startswith(f"event {index + 1} (DeckCut)"), problem
+    assert_unchanged(client, game)
