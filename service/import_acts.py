@@ -1,17 +1,17 @@
 """A seat's acts in an imported record, and the seat-control actions (a timeout, a resignation,
 a reclaim), decided again (service.import_replay): each must be the event the rules make of the
-action it records. The fold applies what an event says, so
-without this a record could open with a "run" of 8C 8D 9H, lay off a card on a meld it does
-not fit, or discard a card its seat does not hold, and every view of the game would show it.
+action it records. The fold applies what an event says, so without this a record could open
+with a "run" of 8C 8D 9H, lay off a card on a meld it does not fit, or discard a card its seat
+does not hold, and every view of the game would show it.
 
 The decision's other events (an offer and whom it bars, a purchase with its penalty cards, the
 stock drawn after the offers, a round's end at the turn cap) are what the record must hold next,
 in that order: the server appends a decision's events at once. Where the rules leave a choice
 to chance (a rebuilt stock's order, R10.1; the card a claimer gives, R11.18; how far a cut
-lifts, R11.19) the decision is
-made again with the record's own choice (`RecordedChance`), so everything after it is
-compared too. An event that only a decision makes (`CONSEQUENCES`) and that no decision
-before it owes is refused (service.import_replay).
+lifts, R11.19) the decision is made again with the record's own choice (`RecordedChance`), so
+everything after it is compared too. An event that only a decision makes (`consequence_only`)
+and that no decision before it owes is refused, but for the start of a deadline's closing
+(`unprompted`).
 """
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ from domain.events_variants import CardClaimed, DeckCut
 CONSEQUENCES = frozenset({
     "OfferOpened", "OfferClosed", "CardBought", "PenaltyCardTaken", "StockRebuilt",
     "RoundEnded", "ClaimOpened", "ClaimClosed", "CardClaimed", "ShanghaiCalled"})
-
 
 # The deadline's system actions that begin with a consequence when no seat still owes an
 # answer (R6.9, R11.18: a loaded position's offer, say).
