@@ -245,6 +245,7 @@ def test_r1_4_a_record_bringing_a_card_in_and_out_within_a_round_is_a_422(client
 
 
 def _renumbered(record: dict) -> dict:
+    """`record` with its events numbered 1, 2, ... again and its version their count."""
     for version, event in enumerate(record["events"], 1):
         event["version"] = version
     record["version"] = len(record["events"])
@@ -679,22 +680,11 @@ def test_r10_2_a_round_end_no_decision_makes_is_a_422(client, game, admin_key):
         ended = {"type": "RoundEnded", "schema": 1,
                  "data": {"winner": None, "reason": "no_card"}}
         events.insert(index, ended)
-        for version, event in enumerate(events, 1):
-            event["version"] = version
         return ended
     record, ended = _tampered(no_card_out_of_nowhere)
-    record["version"] = len(record["events"])
-    problem = assert_problem(import_(client, admin_key, record), 422)
+    problem = assert_problem(import_(client, admin_key, _renumbered(record)), 422)
     assert problem["detail"].startswith(f"event {ended['version']} (RoundEnded)"), problem
     assert_unchanged(client, game)
-
-
-def _renumbered(record: dict) -> dict:
-    """`record` with its events numbered 1, 2, ... again and its version their count."""
-    for version, event in enumerate(record["events"], 1):
-        event["version"] = version
-    record["version"] = len(record["events"])
-    return record
 
 
 def _between_decisions(events: list) -> int:
