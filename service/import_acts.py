@@ -11,7 +11,7 @@ to chance (a rebuilt stock's order, R10.1; the card a claimer gives, R11.18; how
 lifts, R11.19) the decision is made again with the record's own choice (`RecordedChance`), so
 everything after it is compared too. An event that only a decision makes (`consequence_only`)
 and that no decision before it owes is refused, but for the start of a deadline's closing
-(`unprompted`).
+(`CLOSINGS`).
 """
 from __future__ import annotations
 
@@ -42,22 +42,6 @@ def consequence_only(name: str, event: object) -> bool:
             or (name == "SeatTakenOver" and event.reason == "timeouts"))
 
 
-def unprompted(name: str, event: object, state: object,
-               upcoming: list) -> tuple[str | None, list]:
-    """``(why, then)`` for a consequence no decision before it owes (`consequence_only`): the
-    beginning of a deadline's closing (`CLOSINGS`), whose other events the record must hold
-    next (`then`), or else why it cannot stand there."""
-    action = CLOSINGS.get(name)
-    try:
-        decided = decide(state, None, action, RecordedChance(upcoming)) if action else []
-    except Exception:  # noqa: BLE001 - nothing to close there (R6.9, R11.18)
-        decided = []
-    if not decided or decided[0] != event:
-        return ("is made only by a decision, and no act or action before it makes it (R5.3, "
-                "R6, R10, R11.18)"), []
-    return None, list(decided[1:])
-
-
 class RecordedChance(random.Random):
     """The randomness of one decision, replaying the choices a record made: a shuffle of a
     rebuilt stock (R10.1) gives the order of the record's next StockRebuilt, a claim's choice
@@ -69,29 +53,35 @@ class RecordedChance(random.Random):
 
     def __init__(self, events: list) -> None:
         super().__init__(0)
-        self._orders = [e.stock for e in events if isinstance(e, StockRebuilt)]
-        self._given = [e.given for e in events if isinstance(e, CardClaimed)]
-        self._spreads = [e.lifted - e.count for e in events if isinstance(e, DeckCut)]
+        self._events = events
+        self._next: dict[type, object] = {}   # event type -> iterator over those events
+
+    def _recorded(self, kind: type) -> object | None:
+        """The record's next event of type `kind` not yet replayed, or None."""
+        found = self._next.setdefault(kind, (e for e in self._events if isinstance(e, kind)))
+        return next(found, None)
 
     def randint(self, low: int, high: int) -> int:
         """The record's next cut's spread, kept within ``low..high`` (the lift is clamped to
         the deck after it: domain.decide_cut)."""
-        if not self._spreads:
+        cut = self._recorded(DeckCut)
+        if cut is None:
             return super().randint(low, high)
-        return min(max(self._spreads.pop(0), low), high)
+        return min(max(cut.lifted - cut.count, low), high)
 
     def shuffle(self, cards: list) -> None:
         """`cards` in the order of the record's next rebuilt stock, if it holds the same."""
-        order = self._orders.pop(0) if self._orders else None
-        if order is not None and sorted(order) == sorted(cards):
-            cards[:] = order
+        rebuilt = self._recorded(StockRebuilt)
+        if rebuilt is not None and sorted(rebuilt.stock) == sorted(cards):
+            cards[:] = rebuilt.stock
         else:
             super().shuffle(cards)
 
     def choice(self, cards):
         """The card the record's next claim gives, if `cards` hold it."""
-        given = self._given.pop(0) if self._given else None
-        return given if given in cards else super().choice(cards)
+        claimed = self._recorded(CardClaimed)
+        return claimed.given if claimed is not None and claimed.given in cards else (
+            super().choice(cards))
 
 
 # Seat control: the system action or the seat's act each event records (rules T2-T4).
@@ -102,8 +92,11 @@ CONTROL = {"TurnTimedOut": lambda e: (None, {"type": "time_out", "seat": e.seat}
 def recorded(name: str, event: object, following: object | None) -> tuple[int | None,
                                                                              dict] | None:
     """``(seat, action)``: who took the action `event` (of type `name`) records (None: the
-    system, at a deadline) and the action, or None when it is no act nor seat control (a
-    consequence, a deal, a table event; a takeover after timeouts is the timeout's)."""
+    system, at a deadline) and the action, or None when it is no act, seat control nor the
+    start of a deadline's closing (a consequence, a deal, a table event; a takeover after
+    timeouts is the timeout's)."""
+    if name in CLOSINGS:
+        return None, CLOSINGS[name]
     if name in CONTROL:
         return CONTROL[name](event)
     if name == "SeatTakenOver":
@@ -151,10 +144,11 @@ def recorded_action(name: str, event: object, following: object | None) -> dict 
 
 def misruled(name: str, event: object, state: object,
              upcoming: list) -> tuple[str | None, list]:
-    """``(why, then)``: why `event`, an act of its seat or a seat-control action on `state`
-    (`recorded`), is not what the rules decide of the action it records (None when it is, and
-    for an event that is neither), and the
-    events the same decision makes after it, which the record must hold next. `upcoming`:
+    """``(why, then)``: why `event`, an act of its seat, a seat-control action or a deadline's
+    closing on `state` (`recorded`), is not what the rules decide of the action it records, or
+    a consequence no decision before it owes (`consequence_only`); None when it is right, and
+    for any other event. `then`: the events the same decision makes after it, which the record
+    must hold next. `upcoming`:
     the record's events after `event` (enough to hold its decision's; `RecordedChance`). A
     refusal of the rules names the rule the decision cites (R4.2, R6.7, R7.2, ...): an act
     out of turn, an answer of a seat no offer asks. A seat may answer an offer behind a
@@ -162,6 +156,9 @@ def misruled(name: str, event: object, state: object,
     before this one."""
     taken = recorded(name, event, upcoming[0] if upcoming else None)
     if taken is None:
+        if consequence_only(name, event):   # no decision before it owes it
+            return ("is made only by a decision, and no act or action before it makes it "
+                    "(R5.3, R6, R10, R11.18)"), []
         return None, []
     try:
         decided = decide(state, *taken, RecordedChance([event, *upcoming]))

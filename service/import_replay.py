@@ -18,7 +18,7 @@ from domain.cards import physical_card
 from domain.errors import RuleViolation
 from domain.state import CUT
 from service.clock import clock_event
-from service.import_acts import consequence_only, misruled, unprompted
+from service.import_acts import misruled
 from service.table_events import rules_events
 
 CLOCK_FIELDS = ("turn_s", "offer_s", "timeouts_before_takeover", "takeover_level")
@@ -50,8 +50,8 @@ def replayed(events: list) -> object:
     """The state after `events` (domain and table events; the table events are skipped),
     folded one at a time. Raises ValueError naming the first event out of the order play
     makes (`out_of_order`), the first act the rules would not decide so, or that its decision
-    would not follow with the record's next events (service.import_acts: `misruled`,
-    `unprompted`), the first the fold refuses, the first after which the cards of the deck are
+    would not follow with the record's next events, or a consequence no decision owes
+    (service.import_acts.misruled), the first the fold refuses, the first after which the cards of the deck are
     not each in one place, or the first RoundScored (or what follows it) the rules would not
     have decided (see `rescored`)."""
     played = [(version, event) for version, event in enumerate(events, 1)
@@ -65,8 +65,7 @@ def replayed(events: list) -> object:
             wrong, owed = _owed(owed, event)
         elif not wrong:
             upcoming = [e for _, e in played[index + 1:index + 1 + DECISION_MAX_EVENTS]]
-            check = unprompted if consequence_only(name, event) else misruled
-            wrong, owed = check(name, event, state, upcoming)
+            wrong, owed = misruled(name, event, state, upcoming)
         if wrong:
             raise ValueError(f"event {version} ({name}) {wrong}")
         if name == "RoundScored":
