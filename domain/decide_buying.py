@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from domain.decide_common import (
-    Batch, card_field, draw_from_stock, require_in_play, require_seat, supply_stock_card,
+    Batch, draw_from_stock, require_answered, require_in_play, require_seat, supply_stock_card,
 )
 from domain.errors import RuleViolation
 from domain.events import BuyPassed, BuyRequested, CardBought, Event, OfferClosed, OfferOpened
@@ -52,9 +52,7 @@ def answer(state: GameState, seat: object, action: dict, rng: random.Random) -> 
         raise RuleViolation("R11.8", "there is no buying in this round")
     if offer is None:
         raise RuleViolation("R6.1", "no card is offered for sale now")
-    if "card" in action and (answered := card_field(action)) != offer.card:
-        raise RuleViolation("R6.1", f"your answer is for {answered}, but the card on offer is "
-                                    f"now {offer.card}: look again and answer that offer")
+    require_answered(action, offer.card, "R6.1", "offer")
     if seat == rnd.turn:
         raise RuleViolation("R6.7", "the active player never buys: take the discard or the stock")
     buys = action["type"] == "buy"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from domain.decide_common import (
-    Batch, card_field, end_field, meld_index, require_in_play, require_seat,
+    Batch, end_field, meld_index, require_answered, require_in_play, require_seat,
 )
 from domain.errors import RuleViolation
 from domain.events import Event
@@ -140,10 +140,7 @@ def _open_claim(state: GameState, seat: object, action: dict) -> tuple[RoundStat
     seat = require_seat(state, seat)
     if rnd.claim is None:
         raise RuleViolation("R11.18", "no claim is open")
-    if "card" in action and (answered := card_field(action)) != rnd.claim.card:
-        raise RuleViolation("R11.18", f"your answer is for {answered}, but the card open to a "
-                                      f"claim is now {rnd.claim.card}: look again and answer "
-                                      f"that claim")
+    require_answered(action, rnd.claim.card, "R11.18", "claim")
     if seat == rnd.claim.discarder:
         raise RuleViolation("R11.18", "you discarded this card: the others may claim it")
     if seat in rnd.claim.passed or any(r[0] == seat for r in rnd.claim.claims):

@@ -89,6 +89,17 @@ def require_turn(state: GameState, seat: object, phase: str) -> RoundState:
     return rnd
 
 
+def require_answered(action: dict, asked: str, rule: str, window: str) -> None:
+    """An answer may name the card it answers (`action["card"]`, optional): raise
+    RuleViolation `rule` when it names another card than `asked`, the one the `window`
+    ("offer" R6.1, "claim" R11.18) is for now, so a late answer never takes a card its seat
+    did not see; MalformedAction R1.2 for a `card` that is not a card code."""
+    if "card" in action and (answered := card_field(action)) != asked:
+        where = "on offer" if window == "offer" else "open to a claim"
+        raise RuleViolation(rule, f"your answer is for {answered}, but the card {where} is "
+                                  f"now {asked}: look again and answer that {window}")
+
+
 def card_field(action: dict, key: str = "card") -> str:
     """The card code in `action[key]`; raises MalformedAction (R1.2) for a missing/bad code."""
     try:
