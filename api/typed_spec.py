@@ -21,12 +21,12 @@ from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields
 
 from domain.bots import BOT_LEVELS
-from domain.state import BUYING, DRAW, OVER, PLAY
+from domain.state import BUYING, CLAIM, CUT, DRAW, OVER, PLAY
 
 COMPONENTS = "#/components/schemas/"
 # Named enums (component name -> values), referred to by nullable fields.
 ENUMS = {
-    "Phase": (DRAW, PLAY, BUYING, OVER),
+    "Phase": (DRAW, PLAY, BUYING, CLAIM, CUT, OVER),  # claim: R11.18; cut: R11.19
     "Opened": ("earlier", "this_turn"),
     "RunEnd": ("low", "high"),
     "BotLevel": tuple(BOT_LEVELS),

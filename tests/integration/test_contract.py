@@ -11,7 +11,9 @@ from openapi_schema_validator import OAS30Validator
 from api import create_app
 from api.cli import openapi_document
 from api.problems import PROBLEM_TYPES
+from domain.profile import resolve
 from tests.integration.records import finished_record
+from tests.integration.test_claim_answers import POSITION as CLAIM_POSITION
 
 DOCUMENT = openapi_document()
 OPERATIONS = [(path, method, op) for path, item in DOCUMENT["paths"].items()
@@ -115,11 +117,20 @@ def test_a_declared_idempotency_key_is_checked_on_every_operation_that_takes_it(
         assert "Idempotency-Key" in got.get_json()["errors"]["headers"], path
 
 
-@pytest.fixture
-def finished(client, admin_key):
-    created = client.post("/v1/games/import", json=finished_record(seed=5),
+# The standard game, and the presets whose events or phases it never shows: Shanghai's
+# further penalty cards (R11.10), Liverpool's shuffle and cut (R11.19). Shanghai's claims
+# (R11.18), which bots seldom open, are played from a position below.
+PRESETS_PLAYED = {"standard": ("basic",) * 4, "shanghai": ("strong",) * 4,
+                  "liverpool": ("basic",) * 4}
+
+
+@pytest.fixture(params=list(PRESETS_PLAYED))
+def finished(client, admin_key, request):
+    record = finished_record(seed=1, levels=PRESETS_PLAYED[request.param],
+                             profile=resolve(request.param))
+    created = client.post("/v1/games/import", json=record,
                           headers={"X-Admin-Key": admin_key}).get_json()
-    return created
+    return {**created, "preset": request.param, "record": record}
 
 
 def test_every_event_each_caller_reads_is_its_documented_event_type(client, finished, admin_key):
@@ -163,6 +174,40 @@ def test_every_server_sent_event_carries_its_documented_event_as_data(client, fi
         event = json.loads(message["data"])
         validator(f"{event['type']}Event").validate(event)
         assert (message["id"], message["event"]) == (str(event["version"]), event["type"])
+
+
+def test_a_replay_in_the_cut_phase_is_the_documented_type(client, finished):
+    if finished["preset"] != "liverpool":
+        pytest.skip("only Liverpool cuts the deck (R11.19)")
+    seat = {"Authorization": f"Bearer {finished['seats'][0]['token']}"}
+    shuffles = [e["version"] for e in finished["record"]["events"] if e["type"] == "DeckShuffled"]
+    assert len(shuffles) == 7   # one cut a round
+    for version in shuffles[:3]:
+        for headers in ({}, seat):
+            replay = client.get(f"/v1/games/{finished['id']}/replay?version={version}",
+                                headers=headers).get_json()
+            assert replay["phase"] == replay["awaiting"]["phase"] == "cut"
+            validator("Replay").validate(replay)
+
+
+def test_a_claim_its_phase_and_its_hidden_card_are_the_documented_types(client, admin_key):
+    game = client.post("/v1/games", json={"seats": HUMANS, "position": CLAIM_POSITION},
+                       headers={"X-Admin-Key": admin_key}).get_json()
+    tokens = [{"Authorization": f"Bearer {s['token']}"} for s in game["seats"]]
+    url = f"/v1/games/{game['id']}"
+    for headers in [{}] + tokens:
+        view = client.get(url + ("/view" if headers else ""), headers=headers).get_json()
+        assert view["phase"] == view["awaiting"]["phase"] == "claim"
+        validator("SeatView" if headers else "Table").validate(view)
+    claimed = client.post(f"{url}/actions", headers=tokens[2],
+                          json={"type": "claim", "meld": 0, "card": "7S"})
+    assert claimed.status_code == 200, claimed.get_json()
+    for headers in [{}, {"X-Admin-Key": admin_key}] + tokens:
+        events = client.get(f"{url}/events", headers=headers).get_json()["events"]
+        given = [e["data"]["given"] for e in events if e["type"] == "CardClaimed"]
+        assert len(given) == 1 and (given[0] is None) == (headers in ({}, tokens[0], tokens[3]))
+        for event in events:
+            validator(f"{event['type']}Event").validate(event)
 
 
 def test_an_event_with_a_field_its_type_does_not_have_is_refused_by_the_document():

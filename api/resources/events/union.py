@@ -44,6 +44,9 @@ REDACTED = {
     "CardDrawn": ({"card"}, {}),
     "CardBought": ({"penalty"}, {}),
     "StockRebuilt": ({"stock"}, {"stock_size": {"type": "integer"}}),
+    "DeckShuffled": ({"deck"}, {"deck_size": {"type": "integer"}}),
+    "PenaltyCardTaken": ({"card"}, {}),
+    "CardClaimed": ({"given"}, {}),
     "PlayerSeated": ({"player_id"}, {}),  # service.table_events.as_seen
 }
 # Hidden fields a redacted feed leaves out (the others it shows as null).
