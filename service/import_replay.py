@@ -16,6 +16,7 @@ from itertools import chain
 from domain import decide, fold, full_deck, full_view, public_view
 from domain.cards import physical_card
 from domain.errors import RuleViolation
+from domain.profile import RuleProfile
 from domain.state import CUT
 from service.clock import clock_event
 from service.import_acts import misruled
@@ -120,7 +121,7 @@ def unfit(name: str, event: object, state: object) -> str | None:
     bounds (service.clock.clock_event: a turn of 10^15 s made every deadline after it fail).
     """
     if name == "GameCreated":
-        return _unfit_seats(event, event.seats) or _unfit_seed(event)
+        return _unfit_seats(event, event.seats) or _unfit_seed(event) or _unfit_players(event)
     if state is None:  # a position's game begins with it (service.creation checks the first)
         return None
     wrong = _unfit_seats(event, state.seats)
@@ -145,6 +146,19 @@ def _unfit_seats(event: object, seats: int) -> str | None:
 def _unfit_seed(created: object) -> str | None:
     if isinstance(created.seed, str) and len(created.seed) > SEED_MAX_CHARS:
         return f"records a seed of more than {SEED_MAX_CHARS} characters"
+    return None
+
+
+def _unfit_players(created: object) -> str | None:
+    """Why the profile of `created` (a GameCreated) is not played at its table: its `players`
+    must be the number of seats (R1.1, R11.1), as a creation's must (service.profiles). A
+    profile the fold cannot read is left to the fold's own refusal."""
+    try:
+        players = RuleProfile.from_json(created.profile).players
+    except ValueError:
+        return None
+    if players != created.seats:
+        return f"plays a profile of {players} players at a table of {created.seats} seats (R1.1)"
     return None
 
 

@@ -53,6 +53,15 @@ def set_field(event_type: str, **fields):
     return change
 
 
+def players(count: int):
+    """The record's GameCreated with a profile of `count` players (its seats unchanged)."""
+    def change(record: dict) -> dict:
+        created = first(record, "GameCreated")
+        created["data"]["profile"]["players"] = count
+        return created
+    return change
+
+
 @pytest.mark.parametrize("change, says", [
     (set_field("RoundDealt", dealer=1_000_000), "names seat 1000000 as its dealer"),
     (set_field("GameCreated", first_dealer=-1), "names seat -1 as its first_dealer"),
@@ -63,8 +72,11 @@ def set_field(event_type: str, **fields):
     (holding_cards, "whose hand did not go out (R5.7)"),
     (set_field("RoundEnded", reason="bored"), "for a reason play has not"),
     (set_field("GameCreated", seed="7" * 10_000), "a seed of more than 128 characters"),
+    (players(5), "a profile of 5 players at a table of 4 seats (R1.1)"),
+    (players(3), "a profile of 3 players at a table of 4 seats (R1.1)"),
 ], ids=["dealer", "first-dealer", "buy-pass-seat", "winner", "pass-not-asked",
-        "discard-out-of-turn", "winner-holding-cards", "end-reason", "seed"])
+        "discard-out-of-turn", "winner-holding-cards", "end-reason", "seed", "players-5",
+        "players-3"])
 def test_an_import_naming_a_seat_play_could_not_is_a_422_and_creates_nothing(
         client, game, admin_key, change, says):
     record = finished_record()
