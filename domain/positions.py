@@ -31,7 +31,9 @@ def normalize_position(position: dict, rng: random.Random | None = None) -> dict
     """Validate a FORMAT.md position and return it with every card listed (R1.4).
 
     A fresh deal ``{"deal": {"round", "dealer", "scores"?}}`` is shuffled with `rng` (default
-    ``random.Random(0)``) and dealt as R2.3 says. Raises ValueError (MalformedAction for a bad
+    ``random.Random(0)``) and dealt as R2.3 says. The cards the position does not list go
+    under the listed stock (or discard pile, `fill`), shuffled with `rng` when one is given
+    (R2.3: no one may know the stock's order), in deck order without one. Raises ValueError (MalformedAction for a bad
     card code, RuleViolation from R3 for an invalid meld, UnsupportedProfile for a profile
     this engine does not play) when the position is not consistent (107 cards placed once) or
     malformed (a missing key, a value of the wrong type: never another exception).
@@ -63,6 +65,8 @@ def normalize_position(position: dict, rng: random.Random | None = None) -> dict
     discard, stock = _cards(position.get("discard", []), "discard"), _cards(
         position.get("stock", []), "stock")
     rest = _unplaced(hands, melds, discard, stock, profile)
+    if rng is not None:  # the unlisted cards' order must not be known: it is the stock's
+        rng.shuffle(rest)
     if position.get("fill", "stock") == "discard":
         discard = rest + discard
     else:

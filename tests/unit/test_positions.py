@@ -22,6 +22,17 @@ def test_fill_discard_puts_them_under_the_listed_pile():
     assert rnd.stock == ("5H", "6H") and rnd.discard[-2:] == ("8D", "9H")
 
 
+def test_r2_3_the_unlisted_cards_are_shuffled_with_the_rng_under_the_listed_ones():
+    """The order of the cards a position leaves out is the stock's order: with the service's
+    rng it is shuffled (a newcomer found it in deck order, known to every seat)."""
+    unshuffled = state_of().round.stock
+    stocks = {fold(start_from_position(position(), random.Random(n))).round.stock
+              for n in range(3)}
+    assert len(stocks) == 3 and unshuffled not in stocks
+    for stock in stocks:
+        assert stock[:2] == ("5H", "6H") and sorted(stock) == sorted(unshuffled)
+
+
 def test_a_fresh_deal_position_is_dealt_by_r2_3():
     state = fold(start_from_position({"deal": {"round": 4, "dealer": 3}}, random.Random(1)))
     assert [len(h) for h in state.round.hands] == [12] * 4 and state.round.turn == 0
