@@ -118,8 +118,11 @@ def _described(status: http.HTTPStatus) -> str:
 
 
 def problem(status: int, slug: str, detail: str, headers: dict | None = None, **extra) -> Response:
-    """Build a problem+json response; ``extra`` members are added to the body. ``slug`` must
-    be one of api.problems.PROBLEM_TYPES (KeyError otherwise)."""
+    """Build a problem+json response; ``extra`` members are added to the body, and a ``rule``
+    among them brings its ``rule_url`` (its entry on the rules page). ``slug`` must be one of
+    api.problems.PROBLEM_TYPES (KeyError otherwise)."""
+    if extra.get("rule") is not None:
+        extra["rule_url"] = rule_url(extra["rule"])
     body = {"type": type_uri(slug), "title": title(slug), "status": status,
             "detail": detail, **extra}
     return Response(json.dumps(body), status, headers=headers, mimetype=PROBLEM_JSON)
@@ -136,11 +139,11 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(MalformedAction)
     def _malformed(e):
-        return problem(422, "malformed-action", e.message, rule=e.rule, rule_url=rule_url(e.rule))
+        return problem(422, "malformed-action", e.message, rule=e.rule)
 
     @app.errorhandler(RuleViolation)
     def _rule(e):
-        return problem(422, "rule-violation", e.message, rule=e.rule, rule_url=rule_url(e.rule))
+        return problem(422, "rule-violation", e.message, rule=e.rule)
 
     @app.errorhandler(UnsupportedProfile)
     def _profile(e):

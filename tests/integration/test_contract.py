@@ -251,6 +251,14 @@ def test_a_rule_violation_links_to_its_rule_on_the_rules_page(client):
     assert 'id="r2-4"' in rules
 
 
+def test_an_unsupported_profile_links_to_its_rule_on_the_rules_page(client):
+    refused = client.post("/v1/games", json={"seats": HUMANS, "profile": {"jokers": -1}})
+    assert refused.status_code == 422, refused.get_json()
+    problem = refused.get_json()
+    assert problem["rule"] == "R11.3" and problem["rule_url"] == "/docs/rules#r11-3"
+    assert 'id="r11-3"' in client.get("/docs/rules").text
+
+
 def test_every_problem_status_response_of_an_operation_lists_its_problem_types():
     responses = DOCUMENT["components"]["responses"]
     for path, method, op in OPERATIONS:

@@ -68,6 +68,7 @@ def test_joins_take_the_open_seats_in_order_and_the_host_starts(client):
     assert again.status_code == 409 and again.get_json()["rule"] == "L1"
     late = join(client, code, "Dee")
     assert late.status_code == 409 and late.get_json()["rule"] == "L1"
+    assert late.get_json()["rule_url"] == "/docs/rules#l1"   # as every problem citing a rule
     events = client.get(f"/v1/games/{gid}/events?after=0").get_json()["events"]
     assert [e["type"] for e in events] == ["GameCreated", "ClockSet", "SeatsOpened", "SeatJoined",
                                            "SeatJoined", "GameStarted", "RoundDealt"]
