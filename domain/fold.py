@@ -210,6 +210,8 @@ def _stock_rebuilt(game: Fields, rnd: Fields, e: ev.StockRebuilt) -> tuple[Field
 
 def _round_ended(game: Fields, rnd: Fields, e: ev.RoundEnded) -> tuple[Fields, Fields]:
     rnd.update(phase=OVER, offer=None, claim=None, winner=e.winner, end_reason=e.reason)
+    if e.reason == "turn_cap":  # the discard before it counted a turn the cap never began (R10.4)
+        rnd["turns"] -= 1
     game["status"], game["timed_out"] = SCORING, None
     return game, rnd
 

@@ -76,6 +76,7 @@ def test_turn_cap_ends_the_round_without_a_winner():
     state = state_of(phase="play", profile={"max_turns_per_round": 3}, turns_this_round=3)
     events = decide(state, 0, {"type": "discard", "card": "KC"}, rng())
     assert events[-1] == RoundEnded(winner=None, reason="turn_cap")
+    assert fold(events, state).round.turns == 3   # the capped discard began no fourth turn
 
 
 @pytest.mark.parametrize("action", [
