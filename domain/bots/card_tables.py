@@ -38,6 +38,21 @@ BIT = {code: (1 << NUM[code]) | ((1 << ACE_HIGH) if NUM[code] == 1 else 0) for c
 POPCOUNT4 = tuple(bin(i).count("1") for i in range(16))
 RANK_CODES = {n: tuple(card_at(n, s) for s in SUITS) for n in range(1, 14)}
 RANK_POINTS = {n: POINTS[card_at(n, SUITS[0])] for n in range(1, 14)}
+RANK_SETS = {n: frozenset(codes) for n, codes in RANK_CODES.items()}
+
+
+def _reach(a, b):
+    """Rank distance within a run, the ace counting low or high (R3.2)."""
+    d = abs(a - b)
+    if min(a, b) == 1:
+        d = min(d, ACE_HIGH - max(a, b))
+    return d
+
+
+# Per natural code: the codes of its suit close enough to share a run with it (R3.2: rank
+# distance under RUN_SIZE, the ace low or high), itself included.
+RUN_REACH = {code: frozenset(c for c in NUM if SUIT[c] == SUIT[code]
+                             and _reach(NUM[c], NUM[code]) < RUN_SIZE) for code in NUM}
 
 
 def _suit_mates(code):

@@ -23,8 +23,7 @@ from operator import itemgetter
 
 from domain.bots.analysis import Analysis
 from domain.bots.card_tables import (  # noqa: F401  (NUM, SUIT, POINTS: the bots' tables)
-    CARD_WINDOWS, GROUP, NUM, POINTS, RANK_CODES, RUN, RUN_SIZE, SUIT, SUIT_MATES,
-    WINDOW_SETS,
+    CARD_WINDOWS, GROUP, NUM, POINTS, RANK_CODES, RANK_SETS, RUN, RUN_REACH, SUIT, SUIT_MATES,
 )
 from domain.bots.final_round import analyze_final as _analyze_final
 from domain.bots.frame import keeps_with, keeps_without
@@ -32,7 +31,7 @@ from domain.bots.plans import (
     bounded_need, candidates, framed_candidates, from_scratch, least_need,
     naturals_of, plan_need, shares_codes,
 )
-from domain.cards import ACE_HIGH, JOKER, physical_card
+from domain.cards import JOKER, physical_card
 from domain.layoffs import layoff_targets
 from domain.melds import Meld
 
@@ -147,7 +146,8 @@ def lowers_need(kinds, hand, card, need, final=False, kept_checked=False):
     if not run_sets:
         return from_scratch(kinds) < need
     rank = NUM[card]
-    runs_using = [runs for runs in run_sets if any(card in WINDOW_SETS[w] for w in runs)]
+    windows = CARD_WINDOWS[card]
+    runs_using = [runs for runs in run_sets if not windows.isdisjoint(runs)]
     # Most offered cards lower nothing (about 7 in 10): each plan is first bounded from
     # per-meld counts, and scored in full only when the bound passes and melds share a code.
     got = {}
@@ -172,26 +172,15 @@ def may_lower_need(kinds, hand, card, analysis):
     """Cheap filter before `lowers_need`: False when ``card`` certainly cannot lower ``need``.
 
     A card can only help a plan it fills a hole of (``analysis.wanted``) or a plan built
-    around cards it joins: a rank mate (groups) or a suit mate within a run's reach (runs).
+    around cards it joins: a rank mate (groups) or a suit mate within a run's reach (runs,
+    `card_tables.RUN_REACH`). Set tests against the hand, not a loop over it: asked at most
+    draws and buy offers.
     """
     if card == JOKER or card in analysis.wanted:
         return True
-    n, s = NUM[card], SUIT[card]
-    if GROUP in kinds and any(c in RANK_CODES[n] for c in hand):
+    if GROUP in kinds and not RANK_SETS[NUM[card]].isdisjoint(hand):
         return True
-    if RUN in kinds:
-        for c in hand:
-            if c != JOKER and SUIT[c] == s and _reach(NUM[c], n) < RUN_SIZE:
-                return True
-    return False
-
-
-def _reach(a, b):
-    """Rank distance within a run, the ace counting low or high (R3.2)."""
-    d = abs(a - b)
-    if min(a, b) == 1:
-        d = min(d, ACE_HIGH - max(a, b))
-    return d
+    return RUN in kinds and not RUN_REACH[card].isdisjoint(hand)
 
 
 def _analyze(kinds, hand, base=None, card=None):
