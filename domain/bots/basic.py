@@ -93,11 +93,13 @@ def decide_buy(view):
     """R6.2: buy a card that brings an unopened hand nearer its contract, else pass.
 
     Never in the final round: the penalty card too would have to fit the runs (R8.2).
+    The card on offer is the discard top (R6.1): read as the view's ``discard_top``, one
+    card, rather than its ``offer`` entry, which lists every seat's answer.
     """
     if _opened(view):
         return PASS
     final = _final(view)
-    if not final and helps_contract(view, view["offer"]["card"], final):
+    if not final and helps_contract(view, view["discard_top"], final):
         return BUY
     return PASS
 
