@@ -81,7 +81,7 @@ def helps_contract(view, card, final=None):
         return False                # the card leaves every candidate plan as it was
     if not P.may_lower_need(kinds, hand, card, current):   # skips most analyses
         return False
-    return P.lowers_need(kinds, hand, card, current.need, final, kept_checked=True)
+    return P.lowers_need(kinds, hand, card, current.need, final, current.frame)
 
 
 def goes_out_with(view, card):

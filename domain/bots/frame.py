@@ -49,7 +49,8 @@ for _suit in SUITS:
 class Frame:
     """The candidates an analysis was built on, as far as a one-card change needs them.
 
-    - ``ranks``: frozenset of candidate group ranks (None: the contract has no group);
+    - ``ranks``: tuple of the candidate group ranks, best key first, padded with None (None:
+      the contract has no group);
     - ``rank_cut``: key ``(-cards, points, rank)`` of the last candidate rank, None when
       every rank holding a card is a candidate;
     - ``codes``: frozenset of the codes of every candidate window (None: no run);

@@ -28,7 +28,7 @@ from domain.bots.card_tables import (  # noqa: F401  (NUM, SUIT, POINTS: the bot
 from domain.bots.final_round import analyze_final as _analyze_final
 from domain.bots.frame import keeps_with, keeps_without
 from domain.bots.plans import (
-    bounded_need, candidates, framed_candidates, from_scratch, least_need,
+    bounded_need, candidates, candidates_with, framed_candidates, from_scratch, least_need,
     naturals_of, plan_need, shares_codes,
 )
 from domain.cards import JOKER, physical_card
@@ -126,23 +126,27 @@ def need_with(kinds, hand, card, final=False):
     return need
 
 
-def lowers_need(kinds, hand, card, need, final=False, kept_checked=False):
+def lowers_need(kinds, hand, card, need, final=False, frame=None):
     """True if ``hand`` plus ``card`` has a smaller ``need`` than ``need`` (the hand's own).
 
     The same answer as ``need_with(...) < need``, cheaper in rounds 1-6: adding a card only
     lifts the ranks and windows holding it among the candidates, so every candidate plan of
     the new hand that does not use the card was already a plan of the hand, no better than
     ``need``. Only the plans using the card are scored (a joker is used by every plan).
-    ``kept_checked``: the caller found that ``card`` does not keep the hand's cached
-    analysis (`frame.keeps_with`), so that check is skipped.
+    ``frame``: the `frame.Frame` of the hand's analysis, given when the caller found that
+    ``card`` does not keep it (`frame.keeps_with`): that check is skipped, and the group
+    candidates are the frame's with the card's rank let in (`plans.candidates_with`).
     """
     if final or card == JOKER:
         return need_with(kinds, hand, card, final) < need
-    if not kept_checked and _keeps(kinds, hand, card):
+    if frame is None and _keeps(kinds, hand, card):
         return False
     naturals, jokers = naturals_of(hand)
     naturals[card] = naturals.get(card, 0) + 1
-    group_sets, run_sets = candidates(kinds, naturals)
+    if frame is None:
+        group_sets, run_sets = candidates(kinds, naturals)
+    else:
+        group_sets, run_sets = candidates_with(kinds, naturals, frame, card)
     if not run_sets:
         return from_scratch(kinds) < need
     rank = NUM[card]

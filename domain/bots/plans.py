@@ -66,15 +66,45 @@ def framed_candidates(kinds, naturals):
     n_groups = kinds.count(GROUP)
     n_runs = len(kinds) - n_groups
     ranks, rank_cut = _group_candidates(naturals, n_groups + 1) if n_groups else ((), None)
-    if n_runs:
-        masks = [0, 0, 0, 0]
-        for code in naturals:
-            masks[SUIT_INDEX[code]] |= BIT[code]
-        run_sets, window_cut, codes = _run_choice(n_runs, *masks)
-    else:
-        run_sets, window_cut, codes = ((),), None, None
-    frame = Frame(frozenset(ranks) if n_groups else None, rank_cut, codes, window_cut)
+    run_sets, window_cut, codes = _run_sets(n_runs, naturals)
+    frame = Frame(ranks if n_groups else None, rank_cut, codes, window_cut)
     return list(combinations(ranks, n_groups)), run_sets, frame
+
+
+def candidates_with(kinds, naturals, frame, card):
+    """`candidates(kinds, naturals)` for ``naturals`` that count one natural ``card`` more than
+    the hand whose analysis has ``frame``, without ranking every rank again: the same plans,
+    a group set's ranks maybe in another order (for callers that only ask whether some plan
+    qualifies).
+
+    Adding the card lifts only its own rank's key, so that rank enters the group candidates
+    exactly when its new key ranks before the frame's cut, in place of the last candidate
+    (or of a None when the frame is padded). The windows are chosen afresh.
+    """
+    n_groups = kinds.count(GROUP)
+    ranks = frame.ranks or ()
+    rank = NUM[card]
+    if n_groups and rank not in ranks:
+        cut = frame.rank_cut
+        if cut is None:            # every rank with a card is a candidate: it joins them
+            pad = ranks.index(None)
+            ranks = ranks[:pad] + (rank,) + ranks[pad + 1:]
+        else:                      # the rank's key with the card counted
+            held = sum(map(naturals.get, RANK_CODES[rank], (0, 0, 0, 0)))
+            if (-held, RANK_POINTS[rank], rank) < cut:
+                ranks = ranks[:-1] + (rank,)
+    return list(combinations(ranks, n_groups)), _run_sets(len(kinds) - n_groups, naturals)[0]
+
+
+def _run_sets(n_runs, naturals):
+    """``(run sets, window cut, codes)`` of `_run_choice` for the suit masks of ``naturals``
+    (``((),), None, None`` for a contract without runs)."""
+    if not n_runs:
+        return ((),), None, None
+    masks = [0, 0, 0, 0]
+    for code in naturals:
+        masks[SUIT_INDEX[code]] |= BIT[code]
+    return _run_choice(n_runs, *masks)
 
 
 @lru_cache(maxsize=4096)  # hands one card apart share most suit masks

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from domain.bots import planning
 from domain.bots.frame import keeps_with, keeps_without
+from domain.bots.plans import candidates, candidates_with
 from domain.cards import full_deck
 from domain.contracts import CONTRACTS, DEAL_SIZES
 
@@ -67,6 +68,25 @@ def test_cached_neighbours_give_the_from_scratch_analysis(seed):
         assert fields(planning.analyze(kinds, hand)) == fields(planning._analyze(kinds, hand))
         hand = _drop(hand, rng)
         assert fields(planning.analyze(kinds, hand)) == fields(planning._analyze(kinds, hand))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2))
+def test_candidates_with_a_card_are_the_candidates_of_the_larger_hand(seed, extra):
+    """`plans.candidates_with` (the hand's frame with the card's rank let in) gives the plans
+    `plans.candidates` finds for the hand plus the card, and `lowers_need` given the frame
+    answers as the from-scratch analyses do."""
+    kinds, hand = deal(seed, extra)
+    base = planning._analyze(kinds, hand)
+    card = random.Random(seed + 1).choice([c for c in DECK if c != "JK"])
+    naturals = planning.naturals_of(hand + (card,))[0]
+    groups, runs = candidates_with(kinds, naturals, base.frame, card)
+    full_groups, full_runs = candidates(kinds, naturals)
+    assert ({frozenset(g) for g in groups}, runs) == ({frozenset(g) for g in full_groups},
+                                                      full_runs)
+    if not keeps_with(base.frame, hand, card):
+        assert planning.lowers_need(kinds, hand, card, base.need, False, base.frame) == (
+            planning._analyze(kinds, tuple(sorted(hand + (card,)))).need < base.need)
 
 
 def _drop(hand, rng):
