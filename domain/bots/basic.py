@@ -107,8 +107,7 @@ def decide_buy(view):
 def decide_draw(view, types):
     """R5.1: the discard top if it helps (contract, or a lay-off after opening), else stock."""
     top = view.get("discard_top")
-    can_take = any(a["type"] == "draw" and a.get("from") == "discard"
-                   for a in view["legal_actions"])
+    can_take = DRAW_DISCARD in view["legal_actions"]   # one dict test, not a generator
     if top is not None and can_take:
         if _final(view):
             if helps_contract(view, top, True) or goes_out_with(view, top):
