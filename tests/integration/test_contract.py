@@ -176,9 +176,8 @@ def test_every_server_sent_event_carries_its_documented_event_as_data(client, fi
         assert (message["id"], message["event"]) == (str(event["version"]), event["type"])
 
 
+@pytest.mark.parametrize("finished", ["liverpool"], indirect=True)  # the preset that cuts
 def test_a_replay_in_the_cut_phase_is_the_documented_type(client, finished):
-    if finished["preset"] != "liverpool":
-        pytest.skip("only Liverpool cuts the deck (R11.19)")
     seat = {"Authorization": f"Bearer {finished['seats'][0]['token']}"}
     shuffles = [e["version"] for e in finished["record"]["events"] if e["type"] == "DeckShuffled"]
     assert len(shuffles) == 7   # one cut a round
