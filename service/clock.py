@@ -38,8 +38,12 @@ MAX_TIMEOUTS_BEFORE_TAKEOVER = 100
 # back, or its offer or Shanghai claim closed.
 TURN_STARTS = frozenset({"CardDiscarded", "RoundDealt", "PositionLoaded", "ClockSet",
                          "SeatReclaimed", "OfferClosed", "DeckShuffled", "ClaimClosed"})
-OFFER_STARTS = frozenset({"OfferOpened"})
-CLAIM_STARTS = frozenset({"ClaimOpened"})  # a claim window lasts as long as a buy offer
+# An offer's or a claim's clock starts when it opens, or when a game loaded from a position
+# with one open begins (the position, then the clock set after it): without those, a silent
+# human left such a game waiting forever.
+LOADED_OPEN = frozenset({"PositionLoaded", "ClockSet"})
+OFFER_STARTS = frozenset({"OfferOpened"}) | LOADED_OPEN
+CLAIM_STARTS = frozenset({"ClaimOpened"}) | LOADED_OPEN  # a claim lasts as long as an offer
 SCAN_BACK = 64
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 

@@ -5,10 +5,13 @@ owed by humans has the offer's deadline and closes with every silent seat passin
 neither counts toward takeover nor resets the count."""
 import time
 
-from domain import awaiting
+import pytest
+
+from domain import awaiting, export_position
 from service import Principal
 from tests.conftest import ADMIN_KEY
 from tests.integration.api_client import HUMANS
+from tests.integration.test_claim_answers import POSITION as CLAIM_POSITION
 from tests.integration.test_clock import jobs_wiring  # noqa: F401 - fixture
 from workers import deadlines
 
@@ -71,4 +74,35 @@ def test_a_claim_window_closes_at_the_offers_deadline_and_counts_no_timeout(serv
     assert added == ["ClaimPassed"] * len(wait.seats) + ["ClaimClosed"]
     _, state = service.load(gid)
     assert list(state.timeouts) == counts and not any(state.taken_over)
+    assert deadlines.run_deadline(gid, version) == "stale"
+
+
+def offer_position(service) -> dict:
+    """A standard game's table just after its first seat chose the stock: an offer is open."""
+    gid = service.create_game(HUMANS, seed=5, admin_key=ADMIN_KEY)["id"]
+    _, state = service.load(gid)
+    service.act(gid, Principal(seat=awaiting(state).seats[0]), {"type": "draw", "from": "stock"})
+    _, state = service.load(gid)
+    assert awaiting(state).phase == "buying"
+    return export_position(state)
+
+
+@pytest.mark.parametrize("kind", ["offer", "claim"])
+def test_a_game_loaded_with_an_offer_or_a_claim_open_has_its_deadline(service, jobs_wiring,
+                                                                      kind):
+    """An offer (R6.9) or claim (R11.18) open in a loaded position closes at the clock's
+    offer_s from the game's start, as one opened in play does: a silent human seat of such a
+    game had no deadline, and the game waited forever."""
+    position = offer_position(service) if kind == "offer" else CLAIM_POSITION
+    game = service.create_game(HUMANS, position=position, admin_key=ADMIN_KEY,
+                               clock={"turn_s": 100, "offer_s": 1})
+    gid = game["id"]
+    version, state = service.load(gid)
+    started_at = service.store.read(gid)[-1].recorded_at  # ClockSet, after PositionLoaded
+    due = wait_until_due(service, gid, version, state)
+    assert (due.kind, due.seats, due.due_ms) == (kind, awaiting(state).seats, started_at + 1000)
+    assert service.public_view(gid)[1]["awaiting"]["deadline"] is not None
+    assert deadlines.run_deadline(gid, version) == kind
+    closed = [e.type for e in service.store.read(gid, after=version)]
+    assert ("OfferClosed" if kind == "offer" else "ClaimClosed") in closed
     assert deadlines.run_deadline(gid, version) == "stale"
