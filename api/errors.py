@@ -41,8 +41,9 @@ class ProblemSchema(ma.Schema):
     title = ma.fields.String(required=True, metadata={"description": "Short summary of the type"})
     status = ma.fields.Integer(required=True, metadata={"description": "HTTP status code"})
     detail = ma.fields.String(required=True, metadata={"description": "What went wrong here"})
-    rule = ma.fields.String(metadata={"description": "The rule id (docs/rules.md), for rule "
-                                                     "violations"})
+    rule = ma.fields.String(metadata={"description": "The rule id (docs/rules.md) the problem "
+                                                     "cites: rule violations, malformed "
+                                                     "actions, lobby and profile refusals"})
     rule_url = ma.fields.String(metadata={"description": "The rule's entry on the service's "
                                                          "rules page (`/docs/rules#r2-4`)"})
     current_version = ma.fields.Integer(metadata={"description": "The game's version (409)"})

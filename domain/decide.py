@@ -101,7 +101,8 @@ def start_game(profile: RuleProfile, seats: int = 4, rng: random.Random | None =
 def start_from_position(position: dict, rng: random.Random | None = None) -> list[Event]:
     """[PositionLoaded] holding the normalized FORMAT.md position (every card listed).
 
-    A fresh-deal position is shuffled with `rng` (default random.Random(0)). Raises
+    A fresh-deal position is shuffled with `rng` (default random.Random(0)), and so are the
+    cards a position leaves out when `rng` is given (`normalize_position`). Raises
     ValueError (RuleViolation, MalformedAction, UnsupportedProfile included) when the
     position is inconsistent.
     """

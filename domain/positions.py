@@ -33,10 +33,12 @@ def normalize_position(position: dict, rng: random.Random | None = None) -> dict
     A fresh deal ``{"deal": {"round", "dealer", "scores"?}}`` is shuffled with `rng` (default
     ``random.Random(0)``) and dealt as R2.3 says. The cards the position does not list go
     under the listed stock (or discard pile, `fill`), shuffled with `rng` when one is given
-    (R2.3: no one may know the stock's order), in deck order without one. Raises ValueError (MalformedAction for a bad
-    card code, RuleViolation from R3 for an invalid meld, UnsupportedProfile for a profile
-    this engine does not play) when the position is not consistent (107 cards placed once) or
-    malformed (a missing key, a value of the wrong type: never another exception).
+    (R2.3: no one may know the stock's order), in deck order without one.
+
+    Raises ValueError (MalformedAction for a bad card code, RuleViolation from R3 for an
+    invalid meld, UnsupportedProfile for a profile this engine does not play) when the
+    position is not consistent (107 cards placed once) or malformed (a missing key, a value
+    of the wrong type: never another exception).
     """
     if not isinstance(position, dict):
         raise ValueError("a position is an object (FORMAT.md)")

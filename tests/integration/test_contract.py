@@ -135,7 +135,8 @@ def finished(client, admin_key, request):
 
 def test_every_event_each_caller_reads_is_its_documented_event_type(client, finished, admin_key):
     union = validator("Event")
-    callers = [{}, {"X-Admin-Key": admin_key}] + [
+    callers = [{}, {"X-Admin-Key": admin_key},
+               {"Authorization": f"Bearer {finished['admin_token']}"}] + [
         {"Authorization": f"Bearer {s['token']}"} for s in finished["seats"]]
     for headers in callers:
         events = client.get(f"/v1/games/{finished['id']}/events?limit=5000", headers=headers).get_json()
@@ -161,10 +162,12 @@ def test_a_game_created_event_is_its_documented_type_under_every_profile(client,
     validator("GameCreatedEvent").validate(created)  # the profile is typed, every option
 
 
+@pytest.mark.parametrize("caller", ["admin", "seat"])  # whole events, and redacted ones
 def test_every_server_sent_event_carries_its_documented_event_as_data(client, finished,
-                                                                     admin_key):
-    stream = client.get(f"/v1/games/{finished['id']}/stream",
-                        headers={"X-Admin-Key": admin_key})
+                                                                     admin_key, caller):
+    headers = ({"X-Admin-Key": admin_key} if caller == "admin"
+               else {"Authorization": f"Bearer {finished['seats'][1]['token']}"})
+    stream = client.get(f"/v1/games/{finished['id']}/stream", headers=headers)
     messages = [dict(line.split(": ", 1) for line in block.splitlines())
                 for block in stream.get_data(as_text=True).split("\n\n") if "data: " in block]
     assert len(messages) == finished["version"]

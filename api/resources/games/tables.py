@@ -63,7 +63,8 @@ class RoundEndSchema(ma.Schema):
 
 
 def phase(**kwargs) -> Ref:
-    """The phase of the turn awaited, or null: draw, play, buying (an offer is open) or over."""
+    """The phase of the turn awaited, or null: draw, play, buying (an offer is open), claim (a
+    Shanghai claim is open, R11.18), cut (the deal awaits the cut, R11.19) or over."""
     return Ref("Phase", validate=validate.OneOf(ENUMS["Phase"]), allow_none=True, **kwargs)
 
 
@@ -82,9 +83,10 @@ class AwaitingSchema(ma.Schema):
     deadline = fields.String(allow_none=True, metadata={
         **RFC3339_MS, "description": "When the decision awaited from a human seat times out "
                                      "(RFC 3339 UTC, ms; compare with the `Server-Time` "
-                                     "header): the turn's deadline (`turn_s`) or the buy "
-                                     "offer's (`offer_s`); null when no human is awaited or "
-                                     "the game has no turn clock"})
+                                     "header): the turn's or the cut's deadline (`turn_s`), "
+                                     "or the buy offer's or the Shanghai claim's "
+                                     "(`offer_s`); null when no human is awaited or the game "
+                                     "has no turn clock"})
 
 
 class ClockSchema(ma.Schema):
