@@ -94,12 +94,15 @@ class Rematches:
     def seat_token(self, game_id: str, principal: Principal) -> dict:
         """A new token for the caller's seat in the follow-up game: `{"game_id", "seat",
         "token"}`; it revokes the token given before. Raises GameNotFound, Unauthorized (no
-        seat token), Forbidden (a bot seat, or the admin token), NoRematch."""
+        seat token), Forbidden (a bot seat, or the admin token), RuleViolation R9.4 (the game
+        is not finished: no follow-up can be created, as `create` says), NoRematch."""
         if principal.seat is None:
             if principal.holds_token:
                 raise Forbidden("This token has no seat (the admin token manages the follow-up "
                                 "game as it is).")
             raise Unauthorized("A rematch seat needs the seat token of this game.")
+        if awaiting(self.games.load(game_id)[1]).status != "finished":
+            raise RuleViolation("R9.4", "only a finished game has a rematch")
         follow_up, _ = self._follow_up(game_id)
         spec = self.games.records.get(follow_up).seats[principal.seat]
         if spec["kind"] != "human":

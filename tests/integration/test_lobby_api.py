@@ -255,3 +255,17 @@ def test_a_start_retried_with_its_key_answers_the_table_the_start_made(client):
         table = client.get(f"/v1/games/{game['id']}").get_json()
     again = client.post(f"/v1/games/{game['id']}/start", headers=headers)
     assert again.status_code == 200 and again.get_json() == first.get_json()
+
+
+def test_a_rematch_seat_of_an_aborted_game_is_refused_as_its_rematch_is(client):
+    """An aborted game never gets a follow-up (R9.4): asking for its rematch seat says so, as
+    the POST does, instead of 404 "no rematch yet, POST creates it"."""
+    game = client.post("/v1/games", json={"seats": [{"kind": "human", "name": n}
+                                                    for n in ("ann", "bob", "cy", "di")]})
+    game = game.get_json()
+    aborted = client.post(f"/v1/games/{game['id']}/abort", headers=bearer(game["admin_token"]))
+    assert aborted.status_code == 200, aborted.get_json()
+    seat = bearer(game["seats"][0]["token"])
+    for method in (client.get, client.post):
+        refused = method(f"/v1/games/{game['id']}/rematch", headers=seat)
+        assert refused.status_code == 422 and refused.get_json()["rule"] == "R9.4", method

@@ -73,12 +73,13 @@ def create_rematch(game_id):
 @blp.operation("get_rematch_seat")
 @blp.doc(security=[BEARER])
 @blp.response(200, s.RematchSeatSchema, headers=PRIVATE_HEADERS)
-@blp.problems(401, 403, 404, 503)
+@blp.problems(401, 403, 404, 422, 503)
 def rematch_seat(game_id):
     """The caller's seat in the follow-up game, with a new token
 
     With the finished game's seat token. Each call mints a new token and revokes the one
-    before. 404 `no-rematch` before the follow-up was created.
+    before. 404 `no-rematch` before the follow-up was created; 422 (R9.4) when the game is
+    not finished (an aborted game has no rematch).
     """
     return service().rematches.seat_token(game_id, principal(game_id))
 
