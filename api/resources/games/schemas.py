@@ -1,4 +1,6 @@
 """Schemas of games: creation, listing, and the exported record."""
+from urllib.parse import urlsplit
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -80,6 +82,11 @@ def _webhook_url(value: str) -> None:
         check_webhook_url(value)
     except ValueError as error:
         raise ma.ValidationError(f"{str(error)[0].upper()}{str(error)[1:]}.") from None
+    parts = urlsplit(value)
+    if parts.username is not None or parts.password is not None:
+        # A game's URL is shown in its delivery listings: no secret belongs in it.
+        raise ma.ValidationError("A webhook_url carries no user or password: the receiver "
+                                 "checks each delivery's signature instead.")
 
 
 class CreateGameSchema(ma.Schema):
