@@ -21,6 +21,7 @@ import functools
 from flask import request
 from flask_smorest import abort
 
+from api.player_auth import player_parameters
 from service.sealed_answers import MIN_KEY_LENGTH
 
 MAX_KEY = 200  # characters of an Idempotency-Key
@@ -89,9 +90,12 @@ def operation(operation_id: str, *, idempotent: bool = False, sealed: bool = Fal
 
 
 def prepare_operation_doc(doc: dict, doc_info: dict, **kwargs) -> dict:
-    """flask-smorest doc callback: the operationId and the declared header parameters."""
+    """flask-smorest doc callback: the operationId, the declared header parameters and the
+    player headers its security implies (`api.player_auth.player_parameters`)."""
     declared = doc_info.get("operation")
     if declared:
         doc["operationId"] = declared["operationId"]
         doc.setdefault("parameters", []).extend(declared["parameters"])
+    security = doc_info.get("manual_doc", {}).get("security", [])
+    doc.setdefault("parameters", []).extend(player_parameters(security))
     return doc

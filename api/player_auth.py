@@ -45,6 +45,29 @@ class ActingPlayer:
     integrator: bool
 
 
+# The headers of a call acting for a player, as OpenAPI header parameters: generated clients
+# send only what the document declares.
+PLAYER_ID_HEADER = {
+    "name": "X-Player-Id", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "With X-Integration-Key: the player the call acts for (docs/players.md)"}
+SEAT_HEADER = {
+    "name": "X-Seat", "in": "header", "required": False,
+    "schema": {"type": "integer", "minimum": 0, "maximum": 7},
+    "description": "With the integration key or a player JWT: which of the player's seats of "
+                   "the game the call acts for, when the player holds several (422 without it "
+                   "then)"}
+
+
+def player_parameters(security: list[dict]) -> list[dict]:
+    """The player headers an operation of `security` (its OpenAPI security requirements)
+    reads: both where a player's seat of the game may act (bearer seat tokens beside the
+    integration key), none where no integration key is accepted."""
+    schemes = {name for requirement in security for name in requirement}
+    if "integrationKey" in schemes and "bearerAuth" in schemes:
+        return [PLAYER_ID_HEADER, SEAT_HEADER]
+    return []
+
+
 def _service():
     return current_app.extensions["rummy"]
 

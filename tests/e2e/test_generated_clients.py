@@ -51,7 +51,7 @@ def assert_played_to_the_end(summary: dict) -> None:
 def test_the_generated_python_client_plays_a_human_seat_to_the_end(api_url, worker, tmp_path):
     package = tmp_path / "python"
     shutil.copytree(CLIENTS / "python", package)
-    run([GENERATOR, "generate", "--path", DOCUMENT, "--meta", "none", "--config",
+    run([GENERATOR, "generate", "--path", DOCUMENT, "--meta", "none", "--overwrite", "--config",
          package / "config.yml", "--output-path", package / "contract_rummy_client"],
         cwd=package)
     out = run([sys.executable, package / "examples" / "play.py", api_url], cwd=package,

@@ -748,7 +748,8 @@ def test_r11_19_a_cut_lifting_beyond_its_spread_is_a_422(client, game, admin_key
     assert_unchanged(client, game)
 
 
-@pytest.mark.parametrize("url", ["http://user:pw@127.0.0.1:9/hooks", "https://user@hooks.example/x"])
+@pytest.mark.parametrize("url", ["http://user:pw@127.0.0.1:9/hooks",
+                                 "https://user@hooks.example/x"])
 def test_a_webhook_url_carrying_a_user_or_password_is_a_422(client, game, url):
     """A game's webhook URL is listed with its deliveries: a password in it would be shown."""
     problem = assert_problem(client.post("/v1/games", json={"seats": HUMANS, "webhook_url": url}),

@@ -93,6 +93,22 @@ def test_every_closed_set_of_strings_is_an_enum():
     assert not loose
 
 
+def test_every_operation_acting_for_a_players_seat_declares_the_player_headers():
+    """Generated clients send only declared headers: where a seat token and the integration
+    key are both accepted, X-Player-Id and X-Seat are parameters; creation and joins take
+    X-Player-Id (docs/players.md)."""
+    for path, method, op in OPERATIONS:
+        schemes = {name for requirement in op.get("security", []) for name in requirement}
+        headers = {p["name"] for p in op.get("parameters", []) if p["in"] == "header"}
+        if {"bearerAuth", "integrationKey"} <= schemes:
+            assert {"X-Player-Id", "X-Seat"} <= headers, (path, method)
+            assert "422" in op["responses"], (path, method)   # X-Seat wanted or wrong
+        elif op["operationId"] in ("create_game", "join_game"):
+            assert "X-Player-Id" in headers and "X-Seat" not in headers, op["operationId"]
+        else:
+            assert not headers & {"X-Player-Id", "X-Seat"}, (path, method)
+
+
 def test_every_post_that_honours_an_idempotency_key_declares_it():
     for path, method, op in OPERATIONS:
         names = [p["name"] for p in op.get("parameters", [])]

@@ -5,7 +5,7 @@ from werkzeug.routing import BaseConverter
 from api.caching import PRIVATE_HEADERS
 from api.links import GAME, game_links, link, links
 from api.auth import ADMIN_KEY, BEARER, SEAT, admin_key, principal, server_admin_key, service
-from api.player_auth import INTEGRATION_KEY, PLAYER_JWT
+from api.player_auth import INTEGRATION_KEY, PLAYER_ID_HEADER, PLAYER_JWT
 from api.operations import idempotency_key
 from api.resources.players.creation import check_creator, creator_scope
 from api.preconditions import ETAG_HEADER, IF_NONE_MATCH, view_or_not_modified
@@ -38,7 +38,7 @@ blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id",
 
 
 @blp.route("", methods=["POST"])
-@blp.operation("create_game", sealed=True)
+@blp.operation("create_game", sealed=True, parameters=(PLAYER_ID_HEADER,))
 @blp.arguments(s.CreateGameSchema)
 @blp.response(201, s.CreatedGameSchema, headers=LOCATION)
 @blp.problems(400, 401, 403, 409, 413, 503)
@@ -117,7 +117,7 @@ def get_game(game_id):
 @blp.doc(security=SEAT)
 @blp.response(200, t.SeatViewSchema, headers=PRIVATE_ETAG)
 @blp.alt_response(304, description="Not modified", headers=PRIVATE_ETAG)
-@blp.problems(401, 403, 404, 503)
+@blp.problems(401, 403, 404, 422, 503)
 @blp.doc(**links(200, Act=link(
     f"{GAME}/actions", "post", "Play the first legal action, expecting this version",
     {"path.game_id": "$request.path.game_id", "header.If-Match": "$response.header.ETag"},

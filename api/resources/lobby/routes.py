@@ -2,7 +2,7 @@
 (POST creates, GET takes a seat's new token) and .../{id}/spectators. Each POST honours
 Idempotency-Key: a retry returns the first answer and appends nothing."""
 from api.auth import ADMIN_KEY, BEARER, admin_key, bearer_token, principal, service
-from api.player_auth import INTEGRATION_KEY, PLAYER_JWT, acting_player
+from api.player_auth import INTEGRATION_KEY, PLAYER_ID_HEADER, PLAYER_JWT, acting_player
 from api.caching import PRIVATE_HEADERS
 from api.errors import problem
 from api.operations import idempotency_key
@@ -20,7 +20,7 @@ blp = Blueprint("lobby", __name__, url_prefix="/v1/games",
 
 
 @blp.route("/join", methods=["POST"])
-@blp.operation("join_game", sealed=True)
+@blp.operation("join_game", sealed=True, parameters=(PLAYER_ID_HEADER,))
 @blp.arguments(s.JoinSchema, example={"code": "7K3QX9M2ZD", "name": "Ann"})
 @blp.response(201, s.JoinedSchema, headers=PRIVATE_HEADERS)
 @blp.problems(400, 401, 404, 409, 413, 503)
