@@ -179,10 +179,11 @@ def test_a_penalty_card_is_shown_to_its_buyer_only(client, admin_key):
 # this order on one game (each write changes no card)
 CONTROL = {
     # the lobby's on a game that is playing (docs/lobby.md): start refused (L1), no rematch
-    # before the end (R9.4; the GET has none to show), spectators added by the admins only
+    # before the end (R9.4, for the GET of a rematch seat as for the POST), spectators added
+    # by the admins only
     "POST /v1/games/{id}/start": (401, 401, 403, 403, 409, 409, 403, 403, 403),
     "POST /v1/games/{id}/rematch": (401, 401, 422, 422, 422, 422, 403, 422, 422),
-    "GET /v1/games/{id}/rematch": (401, 401, 404, 404, 403, 403, 403, 404, 404),
+    "GET /v1/games/{id}/rematch": (401, 401, 422, 422, 403, 403, 403, 422, 422),
     "POST /v1/games/{id}/spectators": (401, 401, 403, 403, 201, 201, 403, 403, 403),
     "POST /v1/games/{id}/seats/{seat}/reclaim": (401, 401, 403, 422, 403, 403, 403, 422, 403),
     # the players' seats were resigned by their tokens just before: T4
