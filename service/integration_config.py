@@ -22,6 +22,17 @@ def check_webhook_url(url: str, name: str = "webhook_url") -> str:
     return url
 
 
+def check_game_webhook_url(url: str) -> str:
+    """`check_webhook_url` for a game's own `webhook_url`, which also carries no user or
+    password: it is listed with the game's deliveries, and the receiver authenticates a
+    delivery by its signature. ValueError otherwise."""
+    parts = urlsplit(check_webhook_url(url))
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("a webhook_url carries no user or password: the receiver checks each "
+                         "delivery's signature instead")
+    return url
+
+
 def check_webhook_secret(secret: str) -> str:
     """`secret` when the standardwebhooks package reads it (`whsec_` + base64 of at least 24
     bytes, Standard Webhooks "Signature scheme"), else ValueError."""

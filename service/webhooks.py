@@ -24,7 +24,7 @@ from rq.exceptions import DuplicateJobError
 from standardwebhooks.webhooks import Webhook
 
 from service.clock import rfc3339
-from service.integration_config import IntegrationSettings, check_webhook_url
+from service.integration_config import IntegrationSettings, check_game_webhook_url
 from service.redis_store import backend_errors
 from service.webhook_events import WebhookEvent
 
@@ -90,8 +90,9 @@ class WebhookOutbox:
 
     def set_game_url(self, game_id: str, url: str) -> None:
         """Record the game's own webhook URL, before its first append. Raises ValueError for a
-        URL that is not http(s) or a server without RUMMY_WEBHOOK_SECRET."""
-        check_webhook_url(url)
+        URL that is not http(s), carries a user or password, or a server without
+        RUMMY_WEBHOOK_SECRET."""
+        check_game_webhook_url(url)
         if not self.enabled:
             raise ValueError("webhook_url needs the server's RUMMY_WEBHOOK_SECRET, which is not set")
         with backend_errors():

@@ -1,6 +1,4 @@
 """Schemas of games: creation, listing, and the exported record."""
-from urllib.parse import urlsplit
-
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -12,7 +10,7 @@ from api.resources.fields import MAX_VERSION, integer
 from api.resources.games.tables import RFC3339_MS, STATUS, bot_level, seat
 from api.typed_spec import Ref
 from service.clock import MAX_OFFER_S, MAX_TIMEOUTS_BEFORE_TAKEOVER, MAX_TURN_S
-from service.integration_config import check_webhook_url
+from service.integration_config import check_game_webhook_url
 from service.players import MAX_PLAYER_ID, PLAYER_ID_PATTERN, PLAYER_ID_RULE
 from service.records import VISIBILITIES
 from service.seating import KINDS, MAX_NAME, NAME_PATTERN, NAME_RULE, seat_name
@@ -79,14 +77,9 @@ class ClockRequestSchema(ma.Schema):
                        "(default basic)"})
 def _webhook_url(value: str) -> None:
     try:
-        check_webhook_url(value)
+        check_game_webhook_url(value)
     except ValueError as error:
         raise ma.ValidationError(f"{str(error)[0].upper()}{str(error)[1:]}.") from None
-    parts = urlsplit(value)
-    if parts.username is not None or parts.password is not None:
-        # A game's URL is shown in its delivery listings: no secret belongs in it.
-        raise ma.ValidationError("A webhook_url carries no user or password: the receiver "
-                                 "checks each delivery's signature instead.")
 
 
 class CreateGameSchema(ma.Schema):
