@@ -61,8 +61,7 @@ class Rematches:
             raise Forbidden("A spectator token cannot ask for a rematch.")
         record = self.games.records.get(game_id)
         version, state = self.games.load(game_id)
-        if awaiting(state).status != "finished":
-            raise RuleViolation("R9.4", "only a finished game has a rematch")
+        _require_finished(state)
         nonce = f"{PENDING}{secrets.token_hex(8)}"
         with backend_errors():
             held = self._client.set(rematch_key(game_id), nonce, nx=True, px=PENDING_MS)
@@ -101,9 +100,11 @@ class Rematches:
                 raise Forbidden("This token has no seat (the admin token manages the follow-up "
                                 "game as it is).")
             raise Unauthorized("A rematch seat needs the seat token of this game.")
-        if awaiting(self.games.load(game_id)[1]).status != "finished":
-            raise RuleViolation("R9.4", "only a finished game has a rematch")
-        follow_up, _ = self._follow_up(game_id)
+        try:
+            follow_up, _ = self._follow_up(game_id)
+        except NoRematch:  # a game in play or aborted never gets one: say so, as `create` does
+            _require_finished(self.games.load(game_id)[1])
+            raise
         spec = self.games.records.get(follow_up).seats[principal.seat]
         if spec["kind"] != "human":
             raise Forbidden(f"Seat {principal.seat} is a bot's in the rematch.")
@@ -137,3 +138,9 @@ def _seat(public: dict, player: str | None = None) -> dict:
         return {"kind": "bot", "name": public["name"], "level": public["level"]}
     spec = {"kind": "human", "name": public["name"]}
     return spec if player is None else {**spec, "player_id": player}
+
+
+def _require_finished(state: object) -> None:
+    """Raise RuleViolation R9.4 unless `state` is a finished game: only one has a rematch."""
+    if awaiting(state).status != "finished":
+        raise RuleViolation("R9.4", "only a finished game has a rematch")
