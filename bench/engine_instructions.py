@@ -5,7 +5,7 @@ bots, seeds 1..N) under `valgrind --tool=cachegrind --cache-sim=no`, and again w
 and prints the difference per game in millions of instructions. The count is the same on
 every run (hash seed fixed), so a change of 1% shows, where a shared machine's games/s swing
 by a third between runs (bench/README.md, the fifth pass). Needs valgrind (Debian:
-`apt-get install valgrind`); about a minute for 3 games.
+`apt-get install valgrind`); 7-10 s for 3 games here.
 """
 from __future__ import annotations
 
@@ -16,11 +16,8 @@ import shutil
 import subprocess
 import sys
 
-GAMES = ("import random, sys\n"
-         "from domain.simulation import batch_gc, play_game\n"
-         "with batch_gc():\n"
-         "    for seed in range(1, int(sys.argv[1]) + 1):\n"
-         "        play_game(('basic',) * 4, random.Random(seed))\n")
+# bench.engine's own games, in a process of their own (0 games: the interpreter's start alone).
+GAMES = "import sys; from bench.engine import games_per_second; games_per_second(int(sys.argv[1]), 1)"
 
 
 def instructions(games: int) -> int:
