@@ -111,7 +111,7 @@ def choose(view, rng):
 def decide_draw(seat, legal):
     """The discard top when it helps (contract, going out, or a lay-off), else the stock."""
     top = seat.view.get("discard_top")
-    if top is None or not any(a.get("from") == "discard" for a in legal):
+    if top is None or DRAW_DISCARD not in legal:
         return DRAW_STOCK
     if seat.final:
         if basic.helps_contract(seat.view, top) or basic.goes_out_with(seat.view, top):
@@ -129,7 +129,7 @@ def decide_buy(seat):
 
     Never after opening or in the final round: both extra cards would have to be shed.
     """
-    card = seat.view["offer"]["card"]
+    card = seat.view["discard_top"]   # the card on offer (R6.1), as basic.decide_buy reads it
     if seat.opened or seat.final:
         return basic.PASS
     need = seat.analysis.need

@@ -57,7 +57,7 @@ def choose(view, rng: random.Random) -> dict:
         return final_choice(view)
     kinds = {a["type"] for a in legal}
     if "buy" in kinds:
-        return BUY if _opens_with(view, view["offer"]["card"]) else PASS
+        return BUY if _opens_with(view, view["discard_top"]) else PASS   # on offer: R6.1
     if "draw" in kinds:
         top = view.get("discard_top")
         if DRAW_DISCARD in legal and top is not None and _wants(view, top):
