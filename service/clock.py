@@ -33,15 +33,15 @@ DEFAULT_TAKEOVER_LEVEL = "basic"
 MAX_TURN_S = 86400
 MAX_OFFER_S = 3600
 MAX_TIMEOUTS_BEFORE_TAKEOVER = 100
-# The events after which a turn's clock starts: the turn began (a discard passed it on, a deal,
-# a loaded position, the clock itself, a deck waiting for its cut), its human took the seat
-# back, or its offer or Shanghai claim closed.
-TURN_STARTS = frozenset({"CardDiscarded", "RoundDealt", "PositionLoaded", "ClockSet",
-                         "SeatReclaimed", "OfferClosed", "DeckShuffled", "ClaimClosed"})
-# An offer's or a claim's clock starts when it opens, or when a game loaded from a position
-# with one open begins (the position, then the clock set after it): without those, a silent
-# human left such a game waiting forever.
+# The events that begin a game's play: its position, then the clock set after it. An offer's
+# or a claim's clock also starts there, when the position has one open: without that, a
+# silent human left such a game waiting forever.
 LOADED_OPEN = frozenset({"PositionLoaded", "ClockSet"})
+# The events after which a turn's clock starts: the turn began (a discard passed it on, a deal,
+# a deck waiting for its cut, the game's play), its human took the seat back, or its offer or
+# Shanghai claim closed.
+TURN_STARTS = frozenset({"CardDiscarded", "RoundDealt", "SeatReclaimed", "OfferClosed",
+                         "DeckShuffled", "ClaimClosed"}) | LOADED_OPEN
 OFFER_STARTS = frozenset({"OfferOpened"}) | LOADED_OPEN
 CLAIM_STARTS = frozenset({"ClaimOpened"}) | LOADED_OPEN  # a claim lasts as long as an offer
 SCAN_BACK = 64

@@ -52,8 +52,8 @@ def replayed(events: list) -> object:
     folded one at a time. Raises ValueError naming the first event out of the order play
     makes (`out_of_order`), the first act the rules would not decide so, or that its decision
     would not follow with the record's next events, or a consequence no decision owes
-    (service.import_acts.misruled), the first the fold refuses, the first after which the cards of the deck are
-    not each in one place, or the first RoundScored (or what follows it) the rules would not
+    (service.import_acts.misruled), the first the fold refuses, the first after which the
+    cards of the deck are not each in one place, or the first RoundScored (or what follows it) the rules would not
     have decided (see `rescored`)."""
     played = [(version, event) for version, event in enumerate(events, 1)
               if rules_events((event,))]

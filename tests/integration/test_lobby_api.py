@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from service.lobby import CODE_LENGTH, CROCKFORD, normal_code
-from tests.integration.api_client import PROBLEM, app, bearer, client  # noqa: F401
+from tests.integration.api_client import HUMANS, PROBLEM, app, bearer, client  # noqa: F401
 
 LOBBY = [{"kind": "human", "name": "Host"}, {"kind": "open", "level": "strong"},
          {"kind": "open"}, {"kind": "bot", "name": "B", "level": "basic"}]
@@ -260,9 +260,7 @@ def test_a_start_retried_with_its_key_answers_the_table_the_start_made(client):
 def test_a_rematch_seat_of_an_aborted_game_is_refused_as_its_rematch_is(client):
     """An aborted game never gets a follow-up (R9.4): asking for its rematch seat says so, as
     the POST does, instead of 404 "no rematch yet, POST creates it"."""
-    game = client.post("/v1/games", json={"seats": [{"kind": "human", "name": n}
-                                                    for n in ("ann", "bob", "cy", "di")]})
-    game = game.get_json()
+    game = client.post("/v1/games", json={"seats": HUMANS}).get_json()
     aborted = client.post(f"/v1/games/{game['id']}/abort", headers=bearer(game["admin_token"]))
     assert aborted.status_code == 200, aborted.get_json()
     seat = bearer(game["seats"][0]["token"])
